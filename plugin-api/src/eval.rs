@@ -1,0 +1,234 @@
+//! Evaluation plugins: the root module, and the hot-path function table a search calls.
+
+use std::{
+    ffi::c_void,
+    panic::{AssertUnwindSafe, catch_unwind},
+};
+
+use abi_stable::{
+    StableAbi,
+    library::RootModule,
+    package_version_strings,
+    sabi_types::VersionStrings,
+    std_types::{RResult, RStr, RString},
+};
+
+use crate::{Move, PluginInfo, Position, export::panic_message};
+
+/// What [`Evaluator::evaluate`] returns when the evaluation failed (it panicked).
+/// A search that sees it must abandon the search and return an error.
+pub const EVAL_FAILED: i32 = i32::MIN;
+/// Evaluations are clamped to `-EVAL_LIMIT..=EVAL_LIMIT` centipawns so that they
+/// can never be mistaken for mate scores.
+pub const EVAL_LIMIT: i32 = 20_000;
+
+/// The root module of an evaluation plugin.
+#[repr(C)]
+#[derive(StableAbi)]
+#[sabi(kind(Prefix(prefix_ref = EvalModuleRef, prefix_fields = EvalModulePrefix)))]
+#[sabi(missing_field(panic))]
+pub struct EvalModule {
+    pub info: extern "C" fn() -> RResult<PluginInfo, RString>,
+    /// Changes one of the options the plugin declared; evaluators created after
+    /// the call see the new value.
+    pub set_option: extern "C" fn(name: RStr<'_>, value: RStr<'_>) -> RResult<(), RString>,
+    /// The source of evaluators, one for each search thread.
+    #[sabi(last_prefix_field)]
+    pub source: EvaluatorSource,
+}
+
+impl RootModule for EvalModuleRef {
+    abi_stable::declare_root_module_statics! {EvalModuleRef}
+    const BASE_NAME: &'static str = crate::EVAL_MODULE_NAME;
+    const NAME: &'static str = crate::EVAL_MODULE_NAME;
+    const VERSION_STRINGS: VersionStrings = package_version_strings!();
+}
+
+/// Makes evaluators; the search fetches this once per search and calls it once per thread.
+#[repr(C)]
+#[derive(StableAbi, Clone, Copy)]
+pub struct EvaluatorSource {
+    pub new_evaluator: extern "C" fn() -> RResult<Evaluator, RString>,
+}
+
+impl EvaluatorSource {
+    pub fn create(&self) -> Result<Evaluator, String> {
+        (self.new_evaluator)().into_result().map_err(String::from)
+    }
+}
+
+/// One evaluator: opaque state plus the functions that use it.
+///
+/// The state belongs to one search thread. `evaluate` scores from the side to
+/// move's point of view, in centipawns. The notification functions are `None`
+/// unless the evaluation keeps incremental state (an accumulator): a search then
+/// calls `reset` at the root, `on_make` after each move it makes and
+/// `on_unmake` after each move it takes back.
+#[repr(C)]
+#[derive(StableAbi)]
+pub struct Evaluator {
+    state: *mut c_void,
+    evaluate_fn: unsafe extern "C" fn(state: *mut c_void, position: &Position) -> i32,
+    pub reset: Option<unsafe extern "C" fn(state: *mut c_void, root: &Position)>,
+    pub on_make: Option<unsafe extern "C" fn(state: *mut c_void, mv: Move, after: &Position)>,
+    pub on_unmake: Option<unsafe extern "C" fn(state: *mut c_void)>,
+    release: unsafe extern "C" fn(state: *mut c_void),
+}
+
+// The state is created for, and only ever used by, the thread that owns the Evaluator.
+unsafe impl Send for Evaluator {}
+
+impl Evaluator {
+    /// The score of `position` for its side to move, or [`EVAL_FAILED`].
+    #[inline(always)]
+    pub fn evaluate(&mut self, position: &Position) -> i32 {
+        // SAFETY: state was made by the same plugin that supplied evaluate_fn, and is
+        // only used through &mut self, so never from two threads at once.
+        unsafe { (self.evaluate_fn)(self.state, position) }
+    }
+
+    #[inline]
+    pub fn wants_notifications(&self) -> bool {
+        self.on_make.is_some()
+    }
+
+    #[inline]
+    pub fn notify_reset(&mut self, root: &Position) {
+        if let Some(reset) = self.reset {
+            // SAFETY: as for evaluate.
+            unsafe { reset(self.state, root) }
+        }
+    }
+
+    #[inline]
+    pub fn notify_make(&mut self, mv: Move, after: &Position) {
+        if let Some(on_make) = self.on_make {
+            // SAFETY: as for evaluate.
+            unsafe { on_make(self.state, mv, after) }
+        }
+    }
+
+    #[inline]
+    pub fn notify_unmake(&mut self) {
+        if let Some(on_unmake) = self.on_unmake {
+            // SAFETY: as for evaluate.
+            unsafe { on_unmake(self.state) }
+        }
+    }
+
+    /// Wraps a Rust evaluator; every call into it catches panics.
+    pub fn from_rust<E: Evaluate>(evaluator: E) -> Evaluator {
+        let notifications = E::INCREMENTAL;
+        Evaluator {
+            state: Box::into_raw(Box::new(evaluator)).cast(),
+            evaluate_fn: evaluate_shim::<E>,
+            reset: notifications.then_some(reset_shim::<E> as _),
+            on_make: notifications.then_some(make_shim::<E> as _),
+            on_unmake: notifications.then_some(unmake_shim::<E> as _),
+            release: release_shim::<E>,
+        }
+    }
+}
+
+impl Drop for Evaluator {
+    fn drop(&mut self) {
+        // SAFETY: state came from the same plugin as release and is released once.
+        unsafe { (self.release)(self.state) }
+    }
+}
+
+/// An evaluator written in Rust.
+pub trait Evaluate: Send + 'static {
+    /// Set to `true` to receive `reset`/`on_make`/`on_unmake` calls.
+    const INCREMENTAL: bool = false;
+
+    /// The score for the side to move, in centipawns.
+    fn evaluate(&mut self, position: &Position) -> i32;
+
+    fn reset(&mut self, _root: &Position) {}
+    fn on_make(&mut self, _mv: Move, _after: &Position) {}
+    fn on_unmake(&mut self) {}
+}
+
+/// An evaluation plugin written in Rust; see [`crate::export_eval_plugin!`].
+pub trait EvalPlugin: 'static {
+    type Evaluator: Evaluate;
+
+    fn info() -> PluginInfo;
+
+    fn set_option(name: &str, _value: &str) -> Result<(), String> {
+        Err(format!("no option named {name}"))
+    }
+
+    fn new_evaluator() -> Result<Self::Evaluator, String>;
+
+    /// The root module for this plugin, for the export macro and for hosts that
+    /// link the plugin in statically.
+    fn module() -> EvalModuleRef
+    where
+        Self: Sized,
+    {
+        use abi_stable::prefix_type::PrefixTypeTrait;
+        EvalModule {
+            info: info_shim::<Self>,
+            set_option: set_option_shim::<Self>,
+            source: EvaluatorSource {
+                new_evaluator: new_evaluator_shim::<Self>,
+            },
+        }
+        .leak_into_prefix()
+    }
+}
+
+unsafe extern "C" fn evaluate_shim<E: Evaluate>(state: *mut c_void, position: &Position) -> i32 {
+    // SAFETY: state is the Box<E> made in from_rust, used by one thread at a time.
+    let evaluator = unsafe { &mut *state.cast::<E>() };
+    match catch_unwind(AssertUnwindSafe(|| evaluator.evaluate(position))) {
+        Ok(score) => score.clamp(-EVAL_LIMIT, EVAL_LIMIT),
+        Err(_) => EVAL_FAILED,
+    }
+}
+
+// A panic in a notification cannot be returned; the next evaluate reports the failure.
+unsafe extern "C" fn reset_shim<E: Evaluate>(state: *mut c_void, root: &Position) {
+    // SAFETY: as in evaluate_shim.
+    let evaluator = unsafe { &mut *state.cast::<E>() };
+    let _ = catch_unwind(AssertUnwindSafe(|| evaluator.reset(root)));
+}
+
+unsafe extern "C" fn make_shim<E: Evaluate>(state: *mut c_void, mv: Move, after: &Position) {
+    // SAFETY: as in evaluate_shim.
+    let evaluator = unsafe { &mut *state.cast::<E>() };
+    let _ = catch_unwind(AssertUnwindSafe(|| evaluator.on_make(mv, after)));
+}
+
+unsafe extern "C" fn unmake_shim<E: Evaluate>(state: *mut c_void) {
+    // SAFETY: as in evaluate_shim.
+    let evaluator = unsafe { &mut *state.cast::<E>() };
+    let _ = catch_unwind(AssertUnwindSafe(|| evaluator.on_unmake()));
+}
+
+unsafe extern "C" fn release_shim<E: Evaluate>(state: *mut c_void) {
+    // SAFETY: state is the Box<E> made in from_rust; Drop calls this once.
+    let evaluator = unsafe { Box::from_raw(state.cast::<E>()) };
+    let _ = catch_unwind(AssertUnwindSafe(move || drop(evaluator)));
+}
+
+extern "C" fn info_shim<P: EvalPlugin>() -> RResult<PluginInfo, RString> {
+    catch_unwind(P::info).map_err(|panic| panic_message(&panic)).into()
+}
+
+extern "C" fn set_option_shim<P: EvalPlugin>(name: RStr<'_>, value: RStr<'_>) -> RResult<(), RString> {
+    match catch_unwind(|| P::set_option(name.as_str(), value.as_str())) {
+        Ok(result) => result.map_err(RString::from).into(),
+        Err(panic) => RResult::RErr(panic_message(&panic)),
+    }
+}
+
+extern "C" fn new_evaluator_shim<P: EvalPlugin>() -> RResult<Evaluator, RString> {
+    match catch_unwind(P::new_evaluator) {
+        Ok(Ok(evaluator)) => RResult::ROk(Evaluator::from_rust(evaluator)),
+        Ok(Err(message)) => RResult::RErr(message.into()),
+        Err(panic) => RResult::RErr(panic_message(&panic)),
+    }
+}

@@ -1,0 +1,70 @@
+//! The export macros plugin authors call, and the panic-to-error helper behind them.
+
+use std::any::Any;
+
+use abi_stable::std_types::RString;
+
+/// The text of a caught panic, for the error value that replaces it.
+pub fn panic_message(panic: &Box<dyn Any + Send>) -> RString {
+    let text = if let Some(text) = panic.downcast_ref::<&str>() {
+        (*text).to_owned()
+    } else if let Some(text) = panic.downcast_ref::<String>() {
+        text.clone()
+    } else {
+        "unknown panic".to_owned()
+    };
+    format!("plugin panicked: {text}").into()
+}
+
+/// The symbol abi_stable looks up in a library; `export_root_module!` must use it.
+#[doc(hidden)]
+pub const ROOT_MODULE_SYMBOL: &str = "_1as_0lib_1header_0root_bmodule_bloader";
+
+/// Exports a root module under abi_stable's symbol. The attribute macro abi_stable
+/// offers needs the plugin crate to name `abi_stable` itself; this one does not.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __export_root_module {
+    ($module:ty, $make:expr) => {
+        #[doc(hidden)]
+        #[unsafe(export_name = "_1as_0lib_1header_0root_bmodule_bloader")]
+        pub static PLUGBOARD_ROOT_MODULE_HEADER: $crate::abi_stable::library::LibHeader = {
+            extern "C" fn load_root_module() -> $crate::abi_stable::library::RootModuleResult {
+                $crate::abi_stable::library::__call_root_module_loader(|| -> $module { $make })
+            }
+            // SAFETY: the constructor returns the root module of type $module, as the layout says.
+            unsafe {
+                $crate::abi_stable::library::LibHeader::from_constructor::<$module>(
+                    load_root_module,
+                    $crate::abi_stable::library::CheckTypeLayout::Yes,
+                )
+            }
+        };
+    };
+}
+
+/// Exports an [`EvalPlugin`](crate::EvalPlugin) as this library's root module.
+///
+/// Call it once, in a `cdylib` crate: `plugboard_plugin_api::export_eval_plugin!(MyEval);`
+#[macro_export]
+macro_rules! export_eval_plugin {
+    ($plugin:ty) => {
+        $crate::__export_root_module!($crate::EvalModuleRef, <$plugin as $crate::EvalPlugin>::module());
+    };
+}
+
+/// Exports a [`SearchPlugin`](crate::SearchPlugin) as this library's root module.
+#[macro_export]
+macro_rules! export_search_plugin {
+    ($plugin:ty) => {
+        $crate::__export_root_module!($crate::SearchModuleRef, <$plugin as $crate::SearchPlugin>::module());
+    };
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn export_symbol_is_the_one_abi_stable_loads() {
+        assert_eq!(super::ROOT_MODULE_SYMBOL, abi_stable::library::ROOT_MODULE_LOADER_NAME);
+    }
+}

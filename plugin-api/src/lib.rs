@@ -1,0 +1,40 @@
+//! The stable ABI between the Plugboard host and its plugins, and nothing else.
+//!
+//! A plugin is a shared library that exports one `abi_stable` root module:
+//! either a [`SearchModule`] (it chooses moves) or an [`EvalModule`] (it scores
+//! positions). The host loads any number of each kind side by side and lets the
+//! user pick one of each by name.
+//!
+//! Two planes cross the boundary:
+//! - the control plane (describe, options, start a search, report, stop) goes through
+//!   the root modules, which are prefix types so later versions can add fields
+//!   without breaking plugins already built;
+//! - the hot path (search → evaluation, millions of calls a second) goes through a
+//!   plain `#[repr(C)]` table of `extern "C"` function pointers ([`Evaluator`])
+//!   taking a crate-neutral [`Position`].
+//!
+//! Plugin authors implement [`EvalPlugin`] or [`SearchPlugin`] and call
+//! [`export_eval_plugin!`] or [`export_search_plugin!`]; every exported function
+//! is then wrapped in `catch_unwind`, so a panic becomes an error value instead
+//! of aborting the host.
+
+pub mod eval;
+pub mod export;
+pub mod options;
+pub mod position;
+pub mod search;
+
+pub use abi_stable;
+pub use eval::{EVAL_FAILED, EVAL_LIMIT, EvalModule, EvalModuleRef, EvalPlugin, Evaluate, Evaluator, EvaluatorSource};
+pub use options::{OptionKind, OptionSpec, PluginInfo};
+pub use position::{Move, PieceKind, Position, Square};
+pub use search::{
+    Bound, InfoKind, Reporter, Score, ScoreKind, SearchControl, SearchInfo, SearchModule, SearchModuleRef,
+    SearchOutcome, SearchPlugin, SearchRequest, NO_DEADLINE,
+};
+
+/// Root-module name of search plugins; the host reads it from a library's header
+/// to know which kind of plugin a file holds before checking its layout.
+pub const SEARCH_MODULE_NAME: &str = "plugboard_search";
+/// Root-module name of evaluation plugins.
+pub const EVAL_MODULE_NAME: &str = "plugboard_eval";

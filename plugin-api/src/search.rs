@@ -1,0 +1,286 @@
+//! Search plugins: the root module, the request, progress reports and the stop flag.
+
+use std::{
+    ffi::c_void,
+    marker::PhantomData,
+    panic::{AssertUnwindSafe, catch_unwind},
+    sync::atomic::{AtomicBool, AtomicU64, Ordering},
+};
+
+use abi_stable::{
+    StableAbi,
+    library::RootModule,
+    package_version_strings,
+    sabi_types::VersionStrings,
+    std_types::{ROption, RResult, RSlice, RStr, RString},
+};
+
+use crate::{EvaluatorSource, Move, PluginInfo, Position, export::panic_message};
+
+/// A deadline that never comes.
+pub const NO_DEADLINE: u64 = u64::MAX;
+
+/// The root module of a search plugin.
+#[repr(C)]
+#[derive(StableAbi)]
+#[sabi(kind(Prefix(prefix_ref = SearchModuleRef, prefix_fields = SearchModulePrefix)))]
+#[sabi(missing_field(panic))]
+pub struct SearchModule {
+    pub info: extern "C" fn() -> RResult<PluginInfo, RString>,
+    pub set_option: extern "C" fn(name: RStr<'_>, value: RStr<'_>) -> RResult<(), RString>,
+    /// Searches until a limit is reached or `request.control.stop` is raised, then
+    /// returns the best move. Blocks; the host calls it on a thread of its own.
+    #[sabi(last_prefix_field)]
+    pub search: extern "C" fn(
+        request: &SearchRequest<'_>,
+        eval: EvaluatorSource,
+        reporter: Reporter<'_>,
+    ) -> RResult<SearchOutcome, RString>,
+}
+
+impl RootModule for SearchModuleRef {
+    abi_stable::declare_root_module_statics! {SearchModuleRef}
+    const BASE_NAME: &'static str = crate::SEARCH_MODULE_NAME;
+    const NAME: &'static str = crate::SEARCH_MODULE_NAME;
+    const VERSION_STRINGS: VersionStrings = package_version_strings!();
+}
+
+/// What the host can change while a search runs.
+///
+/// Deadlines are milliseconds since the search was called. The search should
+/// finish its current iteration and stop after the soft deadline when another
+/// iteration is unlikely to finish, and must stop at once after the hard one or
+/// when `stop` is raised.
+#[repr(C)]
+#[derive(StableAbi, Debug)]
+pub struct SearchControl {
+    pub stop: AtomicBool,
+    /// While set (analysis, pondering), the search ignores deadlines and keeps going.
+    pub infinite: AtomicBool,
+    pub soft_deadline_ms: AtomicU64,
+    pub hard_deadline_ms: AtomicU64,
+}
+
+impl SearchControl {
+    pub fn new(soft_deadline_ms: u64, hard_deadline_ms: u64, infinite: bool) -> SearchControl {
+        SearchControl {
+            stop: AtomicBool::new(false),
+            infinite: AtomicBool::new(infinite),
+            soft_deadline_ms: AtomicU64::new(soft_deadline_ms),
+            hard_deadline_ms: AtomicU64::new(hard_deadline_ms),
+        }
+    }
+
+    #[inline]
+    pub fn stop_requested(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    pub fn request_stop(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+
+    #[inline]
+    pub fn is_infinite(&self) -> bool {
+        self.infinite.load(Ordering::Relaxed)
+    }
+
+    #[inline]
+    pub fn soft_deadline_ms(&self) -> u64 {
+        self.soft_deadline_ms.load(Ordering::Relaxed)
+    }
+
+    #[inline]
+    pub fn hard_deadline_ms(&self) -> u64 {
+        self.hard_deadline_ms.load(Ordering::Relaxed)
+    }
+}
+
+/// Everything a search needs to know.
+#[repr(C)]
+#[derive(StableAbi, Debug)]
+pub struct SearchRequest<'a> {
+    /// The position the game (or the last `setboard`) started from.
+    pub game_start: Position,
+    /// The moves played from `game_start` to `root`, for repetition detection.
+    pub moves: RSlice<'a, Move>,
+    pub root: Position,
+    /// Only these root moves are searched; empty means all legal moves.
+    pub root_moves: RSlice<'a, Move>,
+    /// Maximum depth in plies; 0 means no limit.
+    pub depth: u32,
+    /// Maximum nodes; 0 means no limit.
+    pub nodes: u64,
+    pub threads: u32,
+    pub hash_mb: u32,
+    /// Number of principal variations to report; 1 for normal play.
+    pub multipv: u32,
+    /// Forget what earlier searches learnt (a new game, or another evaluation).
+    pub clear_hash: bool,
+    pub control: &'a SearchControl,
+}
+
+/// Whether a score is exact or a bound found by a window that failed.
+#[repr(u8)]
+#[derive(StableAbi, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    Exact = 0,
+    Lower = 1,
+    Upper = 2,
+}
+
+#[repr(u8)]
+#[derive(StableAbi, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScoreKind {
+    Centipawns = 0,
+    /// `value` is the number of moves to mate: positive when the side to move mates.
+    Mate = 1,
+}
+
+#[repr(C)]
+#[derive(StableAbi, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Score {
+    pub kind: ScoreKind,
+    pub bound: Bound,
+    pub value: i32,
+}
+
+impl Score {
+    pub fn centipawns(value: i32) -> Score {
+        Score {
+            kind: ScoreKind::Centipawns,
+            bound: Bound::Exact,
+            value,
+        }
+    }
+
+    pub fn mate_in(moves: i32) -> Score {
+        Score {
+            kind: ScoreKind::Mate,
+            bound: Bound::Exact,
+            value: moves,
+        }
+    }
+}
+
+#[repr(u8)]
+#[derive(StableAbi, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InfoKind {
+    /// A principal variation: an iteration finished, or a better line was found.
+    Line = 0,
+    /// Progress only: the move being searched, nodes and time; `pv` is empty.
+    Progress = 1,
+}
+
+/// One progress report.
+#[repr(C)]
+#[derive(StableAbi, Clone, Copy, Debug)]
+pub struct SearchInfo<'a> {
+    pub kind: InfoKind,
+    pub depth: u32,
+    pub seldepth: u32,
+    pub score: Score,
+    pub nodes: u64,
+    pub time_ms: u64,
+    pub tbhits: u64,
+    pub pv: RSlice<'a, Move>,
+    pub current_move: ROption<Move>,
+    /// 1-based index of `current_move` among the root moves; 0 if unknown.
+    pub current_move_number: u32,
+    pub root_move_count: u32,
+    /// 1-based line number when several principal variations are searched.
+    pub multipv: u32,
+}
+
+/// The host's progress callback. Cheap to copy; valid for the duration of one search.
+#[repr(C)]
+#[derive(StableAbi, Clone, Copy)]
+pub struct Reporter<'a> {
+    context: *const c_void,
+    report_fn: unsafe extern "C" fn(context: *const c_void, info: &SearchInfo<'_>),
+    _borrow: PhantomData<&'a ()>,
+}
+
+// The host's callback behind `context` is Sync (see Reporter::new).
+unsafe impl Send for Reporter<'_> {}
+unsafe impl Sync for Reporter<'_> {}
+
+impl<'a> Reporter<'a> {
+    /// Wraps a Rust closure; a panic inside it is caught and the report dropped.
+    pub fn new<F: Fn(&SearchInfo<'_>) + Sync>(callback: &'a F) -> Reporter<'a> {
+        unsafe extern "C" fn trampoline<F: Fn(&SearchInfo<'_>) + Sync>(context: *const c_void, info: &SearchInfo<'_>) {
+            // SAFETY: context is the &F given to Reporter::new, alive for 'a.
+            let callback = unsafe { &*context.cast::<F>() };
+            let _ = catch_unwind(AssertUnwindSafe(|| callback(info)));
+        }
+        Reporter {
+            context: (callback as *const F).cast(),
+            report_fn: trampoline::<F>,
+            _borrow: PhantomData,
+        }
+    }
+
+    #[inline]
+    pub fn report(&self, info: &SearchInfo<'_>) {
+        // SAFETY: context and report_fn were paired in Reporter::new.
+        unsafe { (self.report_fn)(self.context, info) }
+    }
+}
+
+/// The result of a search.
+#[repr(C)]
+#[derive(StableAbi, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchOutcome {
+    /// `None` only when the root has no legal move.
+    pub best: ROption<Move>,
+    /// The reply the search expects, for pondering.
+    pub ponder: ROption<Move>,
+}
+
+/// A search plugin written in Rust; see [`crate::export_search_plugin!`].
+pub trait SearchPlugin: 'static {
+    fn info() -> PluginInfo;
+
+    fn set_option(name: &str, _value: &str) -> Result<(), String> {
+        Err(format!("no option named {name}"))
+    }
+
+    fn search(request: &SearchRequest<'_>, eval: EvaluatorSource, reporter: Reporter<'_>) -> Result<SearchOutcome, String>;
+
+    /// The root module for this plugin, for the export macro and for hosts that
+    /// link the plugin in statically.
+    fn module() -> SearchModuleRef
+    where
+        Self: Sized,
+    {
+        use abi_stable::prefix_type::PrefixTypeTrait;
+        SearchModule {
+            info: info_shim::<Self>,
+            set_option: set_option_shim::<Self>,
+            search: search_shim::<Self>,
+        }
+        .leak_into_prefix()
+    }
+}
+
+extern "C" fn info_shim<P: SearchPlugin>() -> RResult<PluginInfo, RString> {
+    catch_unwind(P::info).map_err(|panic| panic_message(&panic)).into()
+}
+
+extern "C" fn set_option_shim<P: SearchPlugin>(name: RStr<'_>, value: RStr<'_>) -> RResult<(), RString> {
+    match catch_unwind(|| P::set_option(name.as_str(), value.as_str())) {
+        Ok(result) => result.map_err(RString::from).into(),
+        Err(panic) => RResult::RErr(panic_message(&panic)),
+    }
+}
+
+extern "C" fn search_shim<P: SearchPlugin>(
+    request: &SearchRequest<'_>,
+    eval: EvaluatorSource,
+    reporter: Reporter<'_>,
+) -> RResult<SearchOutcome, RString> {
+    match catch_unwind(AssertUnwindSafe(|| P::search(request, eval, reporter))) {
+        Ok(result) => result.map_err(RString::from).into(),
+        Err(panic) => RResult::RErr(panic_message(&panic)),
+    }
+}

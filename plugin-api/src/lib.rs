@@ -30,7 +30,7 @@ pub use options::{OptionKind, OptionSpec, PluginInfo};
 pub use position::{Move, PieceKind, Position, Square};
 pub use search::{
     Bound, InfoKind, Reporter, Score, ScoreKind, SearchControl, SearchInfo, SearchModule, SearchModuleRef,
-    SearchOutcome, SearchPlugin, SearchRequest, NO_DEADLINE,
+    SearchOutcome, SearchPlugin, SearchRequest, EVAL_FAILURE_PREFIX, NO_DEADLINE,
 };
 
 /// Root-module name of search plugins; the host reads it from a library's header

@@ -20,6 +20,10 @@ use crate::{EvaluatorSource, Move, PluginInfo, Position, export::panic_message};
 /// A deadline that never comes.
 pub const NO_DEADLINE: u64 = u64::MAX;
 
+/// How a search's error message starts when the evaluation, not the search, failed
+/// (it panicked, or could not make an evaluator); the host then blames the evaluation.
+pub const EVAL_FAILURE_PREFIX: &str = "evaluation failed";
+
 /// The root module of a search plugin.
 #[repr(C)]
 #[derive(StableAbi)]

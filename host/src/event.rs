@@ -1,0 +1,35 @@
+//! Everything that can happen to the engine, as one type fed through one inbox.
+
+use plugboard_plugin_api::{Move, Score, SearchOutcome};
+
+#[derive(Debug, Clone)]
+pub enum Event {
+    /// A line from the GUI, without its line ending.
+    Line(String),
+    /// The GUI closed our standard input.
+    EndOfInput,
+    Progress { job: u64, progress: Progress },
+    Finished { job: u64, outcome: Result<SearchOutcome, String> },
+    /// The search was told to stop and has not returned in time.
+    Overdue { job: u64 },
+    /// SIGINT: never fatal; moves now when thinking.
+    Interrupt,
+    /// SIGTERM: leave cleanly.
+    Terminate,
+}
+
+/// An owned copy of a plugin's progress report.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Progress {
+    pub is_line: bool,
+    pub depth: u32,
+    pub seldepth: u32,
+    pub score: Score,
+    pub nodes: u64,
+    pub time_ms: u64,
+    pub tbhits: u64,
+    pub pv: Vec<Move>,
+    pub current_move: Option<Move>,
+    pub current_move_number: u32,
+    pub root_move_count: u32,
+}

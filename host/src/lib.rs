@@ -1,0 +1,19 @@
+//! Plugboard: a CECP (xboard protocol) chess engine whose search and evaluation
+//! are plugins loaded at run time.
+//!
+//! The process is one [`session::Session`] fed [`event::Event`]s from one inbox by
+//! the stdin reader, the search workers, the clock watcher and the signal handler;
+//! see `DESIGN.md` for the picture.
+
+pub mod bench;
+pub mod clock;
+pub mod engine;
+pub mod event;
+pub mod game;
+pub mod logging;
+pub mod perft;
+pub mod plugins;
+pub mod protocol;
+pub mod search;
+pub mod session;
+pub mod signals;

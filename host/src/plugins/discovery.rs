@@ -1,0 +1,88 @@
+//! The folders plugins are found in, and the files in them that may be plugins.
+
+use std::{
+    env,
+    path::{Path, PathBuf},
+};
+
+/// Environment variable holding extra plugin folders, separated as `PATH` is.
+pub const PLUGIN_PATH_VAR: &str = "PLUGBOARD_PLUGIN_PATH";
+
+/// A folder to scan, and whether every library in it counts or only ours by name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Folder {
+    pub path: PathBuf,
+    /// The executable's folder is a build folder too, full of libraries that are
+    /// not plugins; there only files named like ours are tried.
+    pub only_ours: bool,
+}
+
+/// Folders in the order they are searched: the executable's, the user's data
+/// folder, `PLUGBOARD_PLUGIN_PATH`, then the folders given on the command line
+/// or in the `Plugin folder` option.
+pub fn folders(extra: &[PathBuf]) -> Vec<Folder> {
+    let mut folders = Vec::new();
+    if let Some(dir) = env::current_exe().ok().and_then(|exe| exe.parent().map(Path::to_path_buf)) {
+        folders.push(Folder { path: dir, only_ours: true });
+    }
+    if let Some(dir) = user_plugin_folder() {
+        folders.push(Folder { path: dir, only_ours: false });
+    }
+    if let Some(value) = env::var_os(PLUGIN_PATH_VAR) {
+        folders.extend(env::split_paths(&value).filter(|p| !p.as_os_str().is_empty()).map(|path| Folder {
+            path,
+            only_ours: false,
+        }));
+    }
+    folders.extend(extra.iter().map(|path| Folder { path: path.clone(), only_ours: false }));
+    let mut seen = Vec::new();
+    folders.retain(|folder| {
+        let key = folder.path.canonicalize().unwrap_or_else(|_| folder.path.clone());
+        let new = !seen.contains(&key);
+        seen.push(key);
+        new
+    });
+    folders
+}
+
+/// `<data dir>/plugins`, e.g. `~/.local/share/plugboard/plugins` on Linux.
+pub fn user_plugin_folder() -> Option<PathBuf> {
+    directories::ProjectDirs::from("org", "Plugboard", "plugboard").map(|dirs| dirs.data_dir().join("plugins"))
+}
+
+/// The shared libraries in `folder`, sorted by name so scans are repeatable.
+pub fn candidates(folder: &Folder) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(&folder.path) else { return Vec::new() };
+    let mut files: Vec<PathBuf> = entries
+        .filter_map(Result::ok)
+        .map(|entry| entry.path())
+        .filter(|path| path.is_file() && is_library_name(path, folder.only_ours))
+        .collect();
+    files.sort();
+    files
+}
+
+fn is_library_name(path: &Path, only_ours: bool) -> bool {
+    let Some(name) = path.file_name().and_then(|n| n.to_str()) else { return false };
+    let Some(stem) = name.strip_suffix(env::consts::DLL_SUFFIX) else { return false };
+    if !only_ours {
+        return true;
+    }
+    let stem = stem.strip_prefix(env::consts::DLL_PREFIX).unwrap_or(stem);
+    stem.starts_with("plugboard_")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn build_folders_only_offer_our_libraries() {
+        let ours = format!("{}plugboard_eval_material{}", env::consts::DLL_PREFIX, env::consts::DLL_SUFFIX);
+        let other = format!("{}serde_derive{}", env::consts::DLL_PREFIX, env::consts::DLL_SUFFIX);
+        assert!(is_library_name(Path::new(&ours), true));
+        assert!(!is_library_name(Path::new(&other), true));
+        assert!(is_library_name(Path::new(&other), false));
+        assert!(!is_library_name(Path::new("notes.txt"), false));
+    }
+}

@@ -1,0 +1,224 @@
+//! The plugins in use: which search and evaluation the user chose, the options
+//! each plugin offers and their values, rescanning, and falling back after a fault.
+
+use std::{collections::HashMap, path::PathBuf};
+
+use abi_stable::std_types::RStr;
+use plugboard_plugin_api::{EvaluatorSource, OptionKind, OptionSpec, SearchModuleRef};
+
+use super::{
+    Kind, Origin, Plugin, Registry,
+    discovery::{self, Folder},
+    registry::ScanReport,
+};
+use crate::protocol::options;
+
+pub const RESCAN_OPTION: &str = "Rescan plugins";
+pub const FOLDER_OPTION: &str = "Plugin folder";
+
+/// What an accepted `option` command changed.
+#[derive(Debug, PartialEq, Eq)]
+pub enum OptionChange {
+    /// A value the next search will see; nothing to announce.
+    Value,
+    /// The chosen plugin of this kind changed (or the choices did): options must be re-advertised.
+    Selection(Kind),
+    /// Plugins were (re)scanned: options must be re-advertised.
+    Rescanned,
+}
+
+/// Where an advertised option's value goes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Target {
+    Selection(Kind),
+    Rescan,
+    Folder,
+    Plugin { kind: Kind, plugin: String, option: String },
+}
+
+pub struct PluginHost {
+    registry: Registry,
+    search: String,
+    eval: String,
+    /// Folders from the command line, always scanned.
+    extra_folders: Vec<PathBuf>,
+    /// The `Plugin folder` option, scanned when not empty.
+    folder_option: String,
+    /// Values the user set, by (kind, plugin, option), re-applied to reloaded plugins.
+    values: HashMap<(Kind, String, String), String>,
+}
+
+impl PluginHost {
+    pub fn new(extra_folders: Vec<PathBuf>) -> PluginHost {
+        PluginHost {
+            registry: Registry::with_builtins(),
+            search: Kind::Search.default_name().to_owned(),
+            eval: Kind::Eval.default_name().to_owned(),
+            extra_folders,
+            folder_option: String::new(),
+            values: HashMap::new(),
+        }
+    }
+
+    pub fn registry(&self) -> &Registry {
+        &self.registry
+    }
+
+    pub fn folders(&self) -> Vec<Folder> {
+        let mut extra = self.extra_folders.clone();
+        if !self.folder_option.trim().is_empty() {
+            extra.push(PathBuf::from(self.folder_option.trim()));
+        }
+        discovery::folders(&extra)
+    }
+
+    pub fn scan(&mut self) -> ScanReport {
+        let folders = self.folders();
+        for folder in &folders {
+            tracing::debug!(folder = %folder.path.display(), "scanning for plugins");
+        }
+        let report = self.registry.scan(&folders);
+        for (kind, plugin, _) in &report.loaded {
+            self.reapply_values(*kind, plugin);
+        }
+        report
+    }
+
+    pub fn selected_name(&self, kind: Kind) -> &str {
+        match kind {
+            Kind::Search => &self.search,
+            Kind::Eval => &self.eval,
+        }
+    }
+
+    /// The plugin in use for `kind`: the chosen one, or the built-in default if
+    /// the chosen one is gone or disabled.
+    pub fn selected(&self, kind: Kind) -> &Plugin {
+        self.registry
+            .resolve(kind, self.selected_name(kind))
+            .or_else(|| self.registry.resolve(kind, kind.default_name()))
+            .or_else(|| self.registry.plugins().iter().find(|p| p.kind == kind && p.origin == Origin::Builtin))
+            .expect("the built-in default of every kind is linked in and never disabled")
+    }
+
+    pub fn search_module(&self) -> (SearchModuleRef, &Plugin) {
+        let plugin = self.selected(Kind::Search);
+        let module = plugin.search_module().expect("search plugins hold search modules");
+        (module, plugin)
+    }
+
+    pub fn evaluator_source(&self) -> (EvaluatorSource, &Plugin) {
+        let plugin = self.selected(Kind::Eval);
+        let module = plugin.eval_module().expect("evaluation plugins hold evaluation modules");
+        (module.source(), plugin)
+    }
+
+    /// Takes a failed plugin out of use; returns the name of the one that takes over.
+    pub fn disable(&mut self, kind: Kind, origin: &Origin, name: &str, reason: &str) -> String {
+        self.registry.disable(kind, origin, name, reason);
+        let fallback = self.selected(kind).name().to_owned();
+        match kind {
+            Kind::Search => self.search = fallback.clone(),
+            Kind::Eval => self.eval = fallback.clone(),
+        }
+        fallback
+    }
+
+    /// Every option to advertise, with its current value.
+    pub fn options(&self) -> Vec<(OptionSpec, String)> {
+        self.described_options().into_iter().map(|(_, spec, value)| (spec, value)).collect()
+    }
+
+    fn described_options(&self) -> Vec<(Target, OptionSpec, String)> {
+        let mut list = Vec::new();
+        for kind in [Kind::Search, Kind::Eval] {
+            let names = self.registry.names(kind);
+            let choices: Vec<&str> = names.iter().map(String::as_str).collect();
+            let current = self.selected(kind).name().to_owned();
+            list.push((Target::Selection(kind), OptionSpec::combo(kind.option_name(), &current, &choices), current));
+        }
+        list.push((Target::Rescan, OptionSpec::button(RESCAN_OPTION), String::new()));
+        let shown_folder = if self.folder_option.is_empty() {
+            // Show where plugins go by default, so the user knows where to drop one.
+            discovery::user_plugin_folder().map(|p| p.display().to_string()).unwrap_or_default()
+        } else {
+            self.folder_option.clone()
+        };
+        list.push((Target::Folder, OptionSpec::path(FOLDER_OPTION, ""), shown_folder));
+        for kind in [Kind::Search, Kind::Eval] {
+            let plugin = self.selected(kind);
+            for spec in plugin.info.options.iter() {
+                let mut shown = spec.clone();
+                if HOST_NAMES.contains(&spec.name.as_str()) || list.iter().any(|(_, s, _)| s.name == spec.name) {
+                    shown.name = format!("{} {}", plugin.name(), spec.name).into();
+                }
+                let key = (kind, plugin.name().to_owned(), spec.name.to_string());
+                let value = self.values.get(&key).cloned().unwrap_or_else(|| spec.default.to_string());
+                let target = Target::Plugin { kind, plugin: key.1, option: key.2 };
+                list.push((target, shown, value));
+            }
+        }
+        list
+    }
+
+    /// Carries out `option NAME=VALUE` for the options this module owns; `None`
+    /// when the name is not one of them.
+    pub fn set_option(&mut self, name: &str, value: Option<&str>) -> Option<Result<OptionChange, String>> {
+        let (target, spec, _) = self.described_options().into_iter().find(|(_, spec, _)| spec.name == name)?;
+        let value = match options::validate(&spec, value) {
+            Ok(value) => value,
+            Err(why) => return Some(Err(why)),
+        };
+        Some(match target {
+            Target::Selection(kind) => {
+                match kind {
+                    Kind::Search => self.search = value.clone(),
+                    Kind::Eval => self.eval = value.clone(),
+                }
+                let plugin = self.selected(kind);
+                tracing::info!(%kind, name = %plugin.name(), origin = %plugin.origin, "plugin selected");
+                Ok(OptionChange::Selection(kind))
+            }
+            Target::Rescan => {
+                self.scan();
+                Ok(OptionChange::Rescanned)
+            }
+            Target::Folder => {
+                self.folder_option = value;
+                self.scan();
+                Ok(OptionChange::Rescanned)
+            }
+            Target::Plugin { kind, plugin, option } => {
+                let applied = self.apply(kind, &plugin, &option, &value);
+                if applied.is_ok() && !matches!(spec.kind, OptionKind::Button | OptionKind::Save | OptionKind::Reset) {
+                    self.values.insert((kind, plugin, option), value);
+                }
+                applied.map(|()| OptionChange::Value)
+            }
+        })
+    }
+
+    fn apply(&self, kind: Kind, plugin: &str, option: &str, value: &str) -> Result<(), String> {
+        let Some(plugin) = self.registry.resolve(kind, plugin) else {
+            return Err(format!("the {kind} plugin {plugin} is not available"));
+        };
+        let set = match plugin.module {
+            super::registry::Module::Search(module) => module.set_option(),
+            super::registry::Module::Eval(module) => module.set_option(),
+        };
+        set(RStr::from_str(option), RStr::from_str(value)).into_result().map_err(|e| e.to_string())
+    }
+
+    fn reapply_values(&self, kind: Kind, plugin: &str) {
+        for ((k, p, option), value) in &self.values {
+            if *k == kind && p == plugin {
+                if let Err(why) = self.apply(kind, plugin, option, value) {
+                    tracing::warn!(%kind, %plugin, %option, %why, "option not restored after reload");
+                }
+            }
+        }
+    }
+}
+
+/// Option names the host itself uses; a plugin option of the same name is shown prefixed.
+const HOST_NAMES: [&str; 5] = ["Search", "Evaluation", RESCAN_OPTION, FOLDER_OPTION, "Move overhead"];

@@ -1,0 +1,138 @@
+//! Loads one library file as a plugin, or says why it cannot.
+//!
+//! Every file is copied to a private name before it is loaded: the loader caches
+//! libraries by path, so a changed file under the same name would otherwise
+//! never be seen, and a file overwritten in place while mapped would crash us.
+//! Libraries are never unloaded.
+
+use std::{
+    env, fs,
+    path::{Path, PathBuf},
+    sync::atomic::{AtomicU64, Ordering},
+};
+
+use abi_stable::library::{LibraryError, RootModule, lib_header_from_path};
+use plugboard_plugin_api::{EVAL_MODULE_NAME, EvalModuleRef, PluginInfo, SEARCH_MODULE_NAME, SearchModuleRef};
+
+pub enum Loaded {
+    Search(SearchModuleRef, PluginInfo),
+    Eval(EvalModuleRef, PluginInfo),
+}
+
+pub fn load(path: &Path) -> Result<Loaded, String> {
+    let bytes = fs::read(path).map_err(|e| format!("cannot read: {e}"))?;
+    check_object_file(&bytes)?;
+    let copy = private_copy(path, &bytes)?;
+    let loaded = load_copy(&copy);
+    // The mapping keeps the file alive on Unix; elsewhere removal fails harmlessly.
+    let _ = fs::remove_file(&copy);
+    loaded
+}
+
+fn private_copy(path: &Path, bytes: &[u8]) -> Result<PathBuf, String> {
+    static COPIES: AtomicU64 = AtomicU64::new(0);
+    let dir = env::temp_dir().join(format!("plugboard-{}", std::process::id()));
+    fs::create_dir_all(&dir).map_err(|e| format!("cannot make {}: {e}", dir.display()))?;
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let copy = dir.join(format!("{}-{name}", COPIES.fetch_add(1, Ordering::Relaxed)));
+    fs::write(&copy, bytes).map_err(|e| format!("cannot copy to {}: {e}", copy.display()))?;
+    Ok(copy)
+}
+
+fn load_copy(copy: &Path) -> Result<Loaded, String> {
+    let header = lib_header_from_path(copy).map_err(|e| describe(&e))?;
+    let kind = header.root_mod_consts().name().as_str().to_owned();
+    if kind == SEARCH_MODULE_NAME {
+        let module = header.init_root_module::<SearchModuleRef>().map_err(|e| describe(&e))?;
+        let info = (module.info())().into_result().map_err(|e| format!("describing itself failed: {e}"))?;
+        Ok(Loaded::Search(module, info))
+    } else if kind == EVAL_MODULE_NAME {
+        let module = header.init_root_module::<EvalModuleRef>().map_err(|e| describe(&e))?;
+        let info = (module.info())().into_result().map_err(|e| format!("describing itself failed: {e}"))?;
+        Ok(Loaded::Eval(module, info))
+    } else {
+        Err(format!("not a Plugboard plugin: its root module is {kind:?}"))
+    }
+}
+
+/// abi_stable's messages are long and multi-line; the first line says what matters
+/// for the incompatible cases, the whole text goes to the log.
+fn describe(error: &LibraryError) -> String {
+    let full = error.to_string();
+    tracing::debug!(error = %full, "library error");
+    match error {
+        LibraryError::IncompatibleVersionNumber { expected_version, actual_version, .. } => format!(
+            "built against plugin API {actual_version}, this engine speaks {expected_version} ({} {})",
+            SearchModuleRef::NAME,
+            EvalModuleRef::NAME
+        ),
+        LibraryError::AbiInstability(_) => "built against an incompatible plugin API (layout check failed)".into(),
+        LibraryError::GetSymbolError { .. } => "not a Plugboard plugin: it exports no plugin root module".into(),
+        LibraryError::OpenError { .. } => {
+            format!("cannot be loaded as a library: {}", full.lines().map(str::trim).collect::<Vec<_>>().join(" "))
+        }
+        _ => full.lines().map(str::trim).filter(|l| !l.is_empty()).collect::<Vec<_>>().join(" "),
+    }
+}
+
+/// Refuses files the system loader would map without complaint but then fault on:
+/// a truncated ELF library is mapped past its end and crashes the process on first touch.
+fn check_object_file(bytes: &[u8]) -> Result<(), String> {
+    if !bytes.starts_with(b"\x7fELF") {
+        return if cfg!(target_os = "linux") { Err("not a library: no ELF header".into()) } else { Ok(()) };
+    }
+    let truncated = || Err::<(), String>("truncated library: parts of it lie past the end of the file".into());
+    let (Some(&2), Some(&1)) = (bytes.get(4), bytes.get(5)) else {
+        return Err("not a 64-bit little-endian library".into());
+    };
+    let u16_at = |at: usize| bytes.get(at..at + 2).map(|b| u16::from_le_bytes([b[0], b[1]]) as u64);
+    let u32_at = |at: usize| bytes.get(at..at + 4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+    let u64_at = |at: usize| {
+        bytes.get(at..at + 8).map(|b| u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]))
+    };
+    let len = bytes.len() as u64;
+    let (Some(ph_offset), Some(sh_offset), Some(ph_size), Some(ph_count), Some(sh_size), Some(sh_count)) =
+        (u64_at(0x20), u64_at(0x28), u16_at(0x36), u16_at(0x38), u16_at(0x3a), u16_at(0x3c))
+    else {
+        return truncated();
+    };
+    let table_fits = |offset: u64, size: u64, count: u64| offset.checked_add(size * count).is_some_and(|end| end <= len);
+    if !table_fits(ph_offset, ph_size, ph_count) || !table_fits(sh_offset, sh_size, sh_count) {
+        return truncated();
+    }
+    for index in 0..ph_count {
+        let header = (ph_offset + index * ph_size) as usize;
+        const PT_LOAD: u32 = 1;
+        if u32_at(header) != Some(PT_LOAD) {
+            continue;
+        }
+        let (Some(offset), Some(file_size)) = (u64_at(header + 8), u64_at(header + 32)) else { return truncated() };
+        if offset.checked_add(file_size).is_none_or(|end| end > len) {
+            return truncated();
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_and_short_files_are_refused_before_loading() {
+        if cfg!(target_os = "linux") {
+            assert!(check_object_file(b"hello").unwrap_err().contains("no ELF header"));
+        }
+        assert!(check_object_file(b"\x7fELF\x02\x01").unwrap_err().contains("truncated"));
+    }
+
+    #[test]
+    fn a_real_library_passes_and_its_truncation_does_not() {
+        let exe = std::fs::read(std::env::current_exe().unwrap()).unwrap();
+        if !exe.starts_with(b"\x7fELF") {
+            return;
+        }
+        assert_eq!(check_object_file(&exe), Ok(()));
+        assert!(check_object_file(&exe[..exe.len() / 2]).is_err());
+    }
+}

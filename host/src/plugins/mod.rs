@@ -1,0 +1,9 @@
+//! Plugins: where they are found, how they are loaded, and which ones the user chose.
+
+pub mod discovery;
+pub mod host;
+pub mod loader;
+pub mod registry;
+
+pub use host::{OptionChange, PluginHost};
+pub use registry::{Kind, Origin, Plugin, Registry};

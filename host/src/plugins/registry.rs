@@ -1,0 +1,229 @@
+//! Every plugin known to this process: the built-in fallbacks and the files found,
+//! with what was refused and why.
+
+use std::{
+    fmt,
+    path::{Path, PathBuf},
+    time::SystemTime,
+};
+
+use plugboard_alphabeta::AlphaBeta;
+use plugboard_eval_pesto::Pesto;
+use plugboard_plugin_api::{EvalModuleRef, EvalPlugin, PluginInfo, SearchModuleRef, SearchPlugin};
+
+use super::{
+    discovery::{self, Folder},
+    loader::{self, Loaded},
+};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Kind {
+    Search,
+    Eval,
+}
+
+impl Kind {
+    /// What the GUI's drop-down for this kind is called.
+    pub fn option_name(self) -> &'static str {
+        match self {
+            Kind::Search => "Search",
+            Kind::Eval => "Evaluation",
+        }
+    }
+
+    /// The plugin that is linked in, and chosen unless the user says otherwise.
+    pub fn default_name(self) -> &'static str {
+        match self {
+            Kind::Search => "alphabeta",
+            Kind::Eval => "pesto",
+        }
+    }
+}
+
+impl fmt::Display for Kind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Kind::Search => "search",
+            Kind::Eval => "evaluation",
+        })
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Origin {
+    Builtin,
+    File(PathBuf),
+}
+
+impl fmt::Display for Origin {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Origin::Builtin => f.write_str("(built in)"),
+            Origin::File(path) => write!(f, "{}", path.display()),
+        }
+    }
+}
+
+#[derive(Clone, Copy)]
+pub enum Module {
+    Search(SearchModuleRef),
+    Eval(EvalModuleRef),
+}
+
+#[derive(Clone)]
+pub struct Plugin {
+    pub kind: Kind,
+    pub info: PluginInfo,
+    pub origin: Origin,
+    pub module: Module,
+    /// Why the plugin may no longer be used, once it has failed.
+    pub disabled: Option<String>,
+    stamp: Option<(SystemTime, u64)>,
+}
+
+impl Plugin {
+    pub fn name(&self) -> &str {
+        self.info.name.as_str()
+    }
+
+    pub fn search_module(&self) -> Option<SearchModuleRef> {
+        match self.module {
+            Module::Search(module) => Some(module),
+            Module::Eval(_) => None,
+        }
+    }
+
+    pub fn eval_module(&self) -> Option<EvalModuleRef> {
+        match self.module {
+            Module::Eval(module) => Some(module),
+            Module::Search(_) => None,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refusal {
+    pub path: PathBuf,
+    pub reason: String,
+}
+
+/// What one scan changed.
+#[derive(Debug, Default)]
+pub struct ScanReport {
+    pub loaded: Vec<(Kind, String, PathBuf)>,
+    pub refused: Vec<Refusal>,
+}
+
+pub struct Registry {
+    plugins: Vec<Plugin>,
+    refused: Vec<Refusal>,
+}
+
+impl Registry {
+    /// Only the plugins linked into the binary.
+    pub fn with_builtins() -> Registry {
+        let builtin = |kind, info, module| Plugin { kind, info, origin: Origin::Builtin, module, disabled: None, stamp: None };
+        let search = AlphaBeta::module();
+        let eval = Pesto::module();
+        Registry {
+            plugins: vec![
+                builtin(Kind::Search, AlphaBeta::info(), Module::Search(search)),
+                builtin(Kind::Eval, Pesto::info(), Module::Eval(eval)),
+            ],
+            refused: Vec::new(),
+        }
+    }
+
+    pub fn plugins(&self) -> &[Plugin] {
+        &self.plugins
+    }
+
+    /// The files refused by the latest scan.
+    pub fn refused(&self) -> &[Refusal] {
+        &self.refused
+    }
+
+    /// Loads the libraries in `folders` that are new or changed since the last scan.
+    pub fn scan(&mut self, folders: &[Folder]) -> ScanReport {
+        let mut report = ScanReport::default();
+        for folder in folders {
+            for path in discovery::candidates(folder) {
+                self.consider(&path, &mut report);
+            }
+        }
+        self.refused = report.refused.clone();
+        report
+    }
+
+    fn consider(&mut self, path: &Path, report: &mut ScanReport) {
+        let stamp = std::fs::metadata(path).ok().and_then(|m| Some((m.modified().ok()?, m.len())));
+        let known = self.plugins.iter().position(|p| p.origin == Origin::File(path.to_path_buf()));
+        if let Some(index) = known {
+            if self.plugins[index].stamp == stamp {
+                return;
+            }
+        }
+        let refuse = |reason: String| Refusal { path: path.to_path_buf(), reason };
+        let (kind, info, module) = match loader::load(path) {
+            Ok(Loaded::Search(module, info)) => (Kind::Search, info, Module::Search(module)),
+            Ok(Loaded::Eval(module, info)) => (Kind::Eval, info, Module::Eval(module)),
+            Err(reason) => {
+                tracing::warn!(path = %path.display(), %reason, "plugin refused");
+                report.refused.push(refuse(reason));
+                return;
+            }
+        };
+        let name = info.name.to_string();
+        if name.trim().is_empty() || name.contains("///") || name.chars().any(|c| c.is_control() || c == '"') {
+            report.refused.push(refuse(format!("its name {name:?} cannot be shown in a menu")));
+            return;
+        }
+        let clash = self.plugins.iter().enumerate().find(|(index, p)| {
+            p.kind == kind && p.name() == name && p.origin != Origin::Builtin && Some(*index) != known
+        });
+        if let Some((_, first)) = clash {
+            report.refused.push(refuse(format!("another {kind} plugin named {name} was found first in {}", first.origin)));
+            return;
+        }
+        tracing::info!(%kind, %name, version = %info.version, path = %path.display(), "plugin loaded");
+        report.loaded.push((kind, name, path.to_path_buf()));
+        let plugin = Plugin { kind, info, origin: Origin::File(path.to_path_buf()), module, disabled: None, stamp };
+        match known {
+            Some(index) => self.plugins[index] = plugin,
+            None => self.plugins.push(plugin),
+        }
+    }
+
+    /// The plugin a name stands for: a file found on disk before the built-in of that name.
+    pub fn resolve(&self, kind: Kind, name: &str) -> Option<&Plugin> {
+        let usable = |p: &&Plugin| p.kind == kind && p.name() == name && p.disabled.is_none();
+        self.plugins
+            .iter()
+            .filter(usable)
+            .find(|p| p.origin != Origin::Builtin)
+            .or_else(|| self.plugins.iter().filter(usable).find(|p| p.origin == Origin::Builtin))
+    }
+
+    /// The names the GUI may choose from, the default first.
+    pub fn names(&self, kind: Kind) -> Vec<String> {
+        let mut names: Vec<String> = Vec::new();
+        for plugin in &self.plugins {
+            if plugin.kind == kind && plugin.disabled.is_none() && !names.iter().any(|n| n == plugin.name()) {
+                names.push(plugin.name().to_owned());
+            }
+        }
+        names.sort_by_key(|name| (name != kind.default_name(), name.clone()));
+        names
+    }
+
+    /// Takes a plugin out of use after it failed; the built-in fallback stays usable.
+    pub fn disable(&mut self, kind: Kind, origin: &Origin, name: &str, reason: &str) {
+        for plugin in &mut self.plugins {
+            let built_in_default = plugin.origin == Origin::Builtin && plugin.name() == kind.default_name();
+            if plugin.kind == kind && &plugin.origin == origin && plugin.name() == name && !built_in_default {
+                tracing::error!(%kind, %name, origin = %origin, %reason, "plugin disabled");
+                plugin.disabled = Some(reason.to_owned());
+            }
+        }
+    }
+}

@@ -1,0 +1,39 @@
+//! The features we announce after `protover`, and what the GUI said of them.
+
+use std::collections::BTreeSet;
+
+/// Everything but the options, in the order announced; `done=0` goes first
+/// because scanning plugin folders may be slow, `done=1` last.
+pub fn announcement(engine_name: &str) -> Vec<String> {
+    vec![
+        "done=0".to_owned(),
+        format!(
+            "myname=\"{engine_name}\" ping=1 setboard=1 usermove=1 playother=1 san=0 time=1 draw=0 \
+             sigint=0 sigterm=0 reuse=1 analyze=1 colors=0 name=0 nps=0 memory=1 smp=1 debug=1 \
+             variants=\"normal\""
+        ),
+    ]
+}
+
+/// The GUI's answers to our features.
+#[derive(Debug, Default, Clone)]
+pub struct Negotiated {
+    accepted: BTreeSet<String>,
+    rejected: BTreeSet<String>,
+}
+
+impl Negotiated {
+    pub fn accept(&mut self, feature: &str) {
+        self.rejected.remove(feature);
+        self.accepted.insert(feature.to_owned());
+    }
+
+    pub fn reject(&mut self, feature: &str) {
+        self.accepted.remove(feature);
+        self.rejected.insert(feature.to_owned());
+    }
+
+    pub fn accepted(&self, feature: &str) -> bool {
+        self.accepted.contains(feature)
+    }
+}

@@ -1,0 +1,10 @@
+//! CECP text: typed commands in, typed replies out, the features we announce and
+//! the options we advertise.
+
+pub mod command;
+pub mod features;
+pub mod options;
+pub mod reply;
+
+pub use command::{Command, CommandError};
+pub use reply::Reply;

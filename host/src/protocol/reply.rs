@@ -1,0 +1,132 @@
+//! Engine → GUI: every line the engine writes is a [`Reply`], rendered by `Display`.
+
+use std::fmt;
+
+/// One line of engine output.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Reply {
+    /// `feature ...`: the text after the word.
+    Feature(String),
+    Pong(String),
+    Move(String),
+    Thinking(Thinking),
+    GameResult { result: &'static str, reason: String },
+    Error { kind: &'static str, command: String },
+    IllegalMove { reason: String, mv: String },
+    TellUser(String),
+    TellUserError(String),
+    /// A `#` line: ignored by GUIs, kept in their debug logs.
+    Debug(String),
+    Hint(String),
+    Stat01(Stat01),
+    /// One row of a `bk` table: GUIs expect it to start with a space.
+    TableRow(String),
+    /// Ends a `bk` table.
+    EmptyLine,
+}
+
+/// A thinking line: `DEPTH SCORE TIME NODES SELDEPTH NPS TBHITS<Tab>PV`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Thinking {
+    pub depth: u32,
+    /// Centipawns, or ±(100000 + moves) for mates.
+    pub score: i64,
+    pub centiseconds: u64,
+    pub nodes: u64,
+    pub seldepth: u32,
+    pub nps: u64,
+    pub tbhits: u64,
+    pub pv: String,
+}
+
+/// The answer to `.` in analysis mode.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Stat01 {
+    pub centiseconds: u64,
+    pub nodes: u64,
+    pub depth: u32,
+    pub moves_left: u32,
+    pub total_moves: u32,
+    pub current_move: String,
+}
+
+/// Text that came from elsewhere (a plugin, a file name) must stay on one line,
+/// or it could forge protocol lines of its own.
+struct OneLine<'a>(&'a str);
+
+impl fmt::Display for OneLine<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for c in self.0.chars() {
+            let mut buffer = [0; 4];
+            f.write_str(if c.is_control() { " " } else { c.encode_utf8(&mut buffer) })?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for Reply {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Reply::Feature(text) => write!(f, "feature {}", OneLine(text)),
+            Reply::Pong(n) => write!(f, "pong {}", OneLine(n)),
+            Reply::Move(mv) => write!(f, "move {}", OneLine(mv)),
+            Reply::Thinking(t) => write!(
+                f,
+                "{} {} {} {} {} {} {}\t{}",
+                t.depth,
+                t.score,
+                t.centiseconds,
+                t.nodes,
+                t.seldepth,
+                t.nps,
+                t.tbhits,
+                OneLine(&t.pv)
+            ),
+            Reply::GameResult { result, reason } => write!(f, "{result} {{{}}}", OneLine(reason)),
+            Reply::Error { kind, command } => write!(f, "Error ({kind}): {}", OneLine(command)),
+            Reply::IllegalMove { reason, mv } => write!(f, "Illegal move ({}): {}", OneLine(reason), OneLine(mv)),
+            Reply::TellUser(text) => write!(f, "telluser {}", OneLine(text)),
+            Reply::TellUserError(text) => write!(f, "tellusererror {}", OneLine(text)),
+            Reply::Debug(text) => write!(f, "# {}", OneLine(text)),
+            Reply::Hint(mv) => write!(f, "Hint: {}", OneLine(mv)),
+            Reply::Stat01(s) => write!(
+                f,
+                "stat01: {} {} {} {} {} {}",
+                s.centiseconds,
+                s.nodes,
+                s.depth,
+                s.moves_left,
+                s.total_moves,
+                OneLine(&s.current_move)
+            ),
+            Reply::TableRow(text) => write!(f, " {}", OneLine(text)),
+            Reply::EmptyLine => Ok(()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thinking_uses_the_extended_tab_format() {
+        let line = Reply::Thinking(Thinking {
+            depth: 5,
+            score: -31,
+            centiseconds: 12,
+            nodes: 4321,
+            seldepth: 9,
+            nps: 36000,
+            tbhits: 0,
+            pv: "e2e4 e7e5".into(),
+        });
+        assert_eq!(line.to_string(), "5 -31 12 4321 9 36000 0\te2e4 e7e5");
+    }
+
+    #[test]
+    fn foreign_text_cannot_break_the_line() {
+        let line = Reply::TellUserError("bad\nmove e2e4".into());
+        assert_eq!(line.to_string(), "tellusererror bad move e2e4");
+    }
+}

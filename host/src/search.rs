@@ -1,0 +1,155 @@
+//! Runs a search plugin on a worker thread, relays its reports to the inbox, and
+//! watches the clock: it raises the stop flag at the hard deadline and says so
+//! when a search does not return soon after being stopped.
+
+use std::{
+    sync::{
+        Arc,
+        atomic::{AtomicBool, Ordering},
+        mpsc::Sender,
+    },
+    thread,
+    time::{Duration, Instant},
+};
+
+use abi_stable::std_types::{RResult, RSlice};
+use plugboard_plugin_api::{
+    EvaluatorSource, InfoKind, Move, NO_DEADLINE, Position, Reporter, SearchControl, SearchInfo, SearchModuleRef,
+    SearchRequest,
+};
+
+use crate::event::{Event, Progress};
+
+/// How long a search may take to return after its stop flag went up.
+pub const STOP_GRACE: Duration = Duration::from_millis(30);
+/// How often the watcher looks at the clock.
+const WATCH_INTERVAL: Duration = Duration::from_millis(2);
+
+/// What to search, in owned form.
+pub struct SearchSpec {
+    pub module: SearchModuleRef,
+    pub eval: EvaluatorSource,
+    pub game_start: Position,
+    pub moves: Vec<Move>,
+    pub root: Position,
+    pub root_moves: Vec<Move>,
+    pub depth: u32,
+    pub nodes: u64,
+    pub threads: u32,
+    pub hash_mb: u32,
+    pub clear_hash: bool,
+    pub soft_ms: u64,
+    pub hard_ms: u64,
+    pub infinite: bool,
+}
+
+/// A running search, as the session sees it.
+pub struct SearchJob {
+    pub id: u64,
+    shared: Arc<Shared>,
+}
+
+struct Shared {
+    control: SearchControl,
+    started: Instant,
+    finished: AtomicBool,
+}
+
+impl SearchJob {
+    pub fn start(id: u64, spec: SearchSpec, inbox: Sender<Event>) -> SearchJob {
+        let hard_ms = if spec.infinite { NO_DEADLINE } else { spec.hard_ms };
+        let soft_ms = if spec.infinite { NO_DEADLINE } else { spec.soft_ms };
+        let shared = Arc::new(Shared {
+            control: SearchControl::new(soft_ms, hard_ms, spec.infinite),
+            started: Instant::now(),
+            finished: AtomicBool::new(false),
+        });
+        let worker_shared = Arc::clone(&shared);
+        let worker_inbox = inbox.clone();
+        let spawned = thread::Builder::new().name(format!("search-{id}")).spawn(move || {
+            let outcome = run(&spec, &worker_shared.control, id, &worker_inbox);
+            worker_shared.finished.store(true, Ordering::Release);
+            let _ = worker_inbox.send(Event::Finished { job: id, outcome });
+        });
+        if let Err(error) = spawned {
+            shared.finished.store(true, Ordering::Release);
+            let _ = inbox.send(Event::Finished { job: id, outcome: Err(format!("cannot start a search thread: {error}")) });
+            return SearchJob { id, shared };
+        }
+        let watcher_shared = Arc::clone(&shared);
+        let _ = thread::Builder::new().name(format!("watch-{id}")).spawn(move || watch(id, &watcher_shared, &inbox));
+        SearchJob { id, shared }
+    }
+
+    pub fn stop(&self) {
+        self.shared.control.request_stop();
+    }
+
+    pub fn is_stopping(&self) -> bool {
+        self.shared.control.stop_requested()
+    }
+
+    pub fn elapsed(&self) -> Duration {
+        self.shared.started.elapsed()
+    }
+
+    pub fn is_finished(&self) -> bool {
+        self.shared.finished.load(Ordering::Acquire)
+    }
+}
+
+fn run(spec: &SearchSpec, control: &SearchControl, id: u64, inbox: &Sender<Event>) -> Result<plugboard_plugin_api::SearchOutcome, String> {
+    let request = SearchRequest {
+        game_start: spec.game_start,
+        moves: RSlice::from_slice(&spec.moves),
+        root: spec.root,
+        root_moves: RSlice::from_slice(&spec.root_moves),
+        depth: spec.depth,
+        nodes: spec.nodes,
+        threads: spec.threads,
+        hash_mb: spec.hash_mb,
+        multipv: 1,
+        clear_hash: spec.clear_hash,
+        control,
+    };
+    let relay = |info: &SearchInfo<'_>| {
+        let progress = Progress {
+            is_line: info.kind == InfoKind::Line,
+            depth: info.depth,
+            seldepth: info.seldepth,
+            score: info.score,
+            nodes: info.nodes,
+            time_ms: info.time_ms,
+            tbhits: info.tbhits,
+            pv: info.pv.to_vec(),
+            current_move: info.current_move.into_option(),
+            current_move_number: info.current_move_number,
+            root_move_count: info.root_move_count,
+        };
+        let _ = inbox.send(Event::Progress { job: id, progress });
+    };
+    match (spec.module.search())(&request, spec.eval, Reporter::new(&relay)) {
+        RResult::ROk(outcome) => Ok(outcome),
+        RResult::RErr(message) => Err(message.into()),
+    }
+}
+
+/// Raises the stop flag at the hard deadline (which may move while we wait), and
+/// reports a search that outlives its stop by more than [`STOP_GRACE`].
+fn watch(id: u64, shared: &Shared, inbox: &Sender<Event>) {
+    let mut stopped_at: Option<Instant> = None;
+    while !shared.finished.load(Ordering::Acquire) {
+        let hard = shared.control.hard_deadline_ms();
+        if hard != NO_DEADLINE && !shared.control.is_infinite() && shared.started.elapsed() >= Duration::from_millis(hard) {
+            shared.control.request_stop();
+        }
+        if shared.control.stop_requested() {
+            let since = *stopped_at.get_or_insert_with(Instant::now);
+            if since.elapsed() >= STOP_GRACE {
+                let _ = inbox.send(Event::Overdue { job: id });
+                return;
+            }
+        }
+        thread::sleep(WATCH_INTERVAL);
+    }
+}

@@ -1,0 +1,733 @@
+//! The state machine: one `Session` takes every [`Event`] in order and decides
+//! what it means, so ordering rules (a `pong` only after everything before it,
+//! the move before a pending `pong`) are properties of one loop.
+
+use std::sync::mpsc::Sender;
+
+use plugboard_plugin_api::{EVAL_FAILURE_PREFIX, Move as PluginMove, Score, ScoreKind, SearchOutcome};
+use shakmaty::{Color, Position};
+
+use crate::{
+    clock::{Budget, Clock},
+    event::{Event, Progress},
+    game::{self, Game},
+    plugins::{Kind, OptionChange, Origin, PluginHost},
+    protocol::{
+        Command, Reply,
+        features::{self, Negotiated},
+        options,
+        reply::{Stat01, Thinking},
+    },
+    search::{SearchJob, SearchSpec},
+};
+
+pub const ENGINE_NAME: &str = concat!("Plugboard ", env!("CARGO_PKG_VERSION"));
+const OVERHEAD_OPTION: &str = "Move overhead";
+/// Below this much time left, a failed search is not retried: the best move known is played.
+const RETRY_MIN_MS: u64 = 20;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Purpose {
+    Move,
+    Analysis,
+}
+
+/// Which plugin files a search used, so a fault is pinned on the right one.
+#[derive(Debug, Clone)]
+struct Culprits {
+    search: (Origin, String),
+    eval: (Origin, String),
+}
+
+struct Running {
+    job: SearchJob,
+    purpose: Purpose,
+    /// The game as it was when the search started.
+    root: Game,
+    culprits: Culprits,
+    budget: Budget,
+    last_line: Option<Progress>,
+    last_progress: Option<Progress>,
+}
+
+/// A search we stopped and no longer wait for; kept to notice one that never returns.
+struct Abandoned {
+    id: u64,
+    culprits: Culprits,
+}
+
+/// What the GUI told us about the opponent (used by the chess-server layer).
+#[derive(Debug, Default, Clone)]
+pub struct Opponent {
+    pub name: Option<String>,
+    pub computer: bool,
+    pub ratings: Option<(i32, i32)>,
+    pub ics: Option<String>,
+}
+
+pub struct Session {
+    inbox: Sender<Event>,
+    out: Vec<Reply>,
+    plugins: PluginHost,
+    game: Game,
+    /// False after a `setboard` we could not accept: moves are refused until the next position.
+    position_valid: bool,
+    /// The result of the current position was already announced.
+    claimed: bool,
+    /// The game ended (a claim, or `result`); the engine waits for `new`.
+    game_over: bool,
+    clock: Clock,
+    negotiated: Negotiated,
+    engine_side: Option<Color>,
+    analyzing: bool,
+    post: bool,
+    ponder: bool,
+    random: bool,
+    hash_mb: u32,
+    threads: u32,
+    clear_hash: bool,
+    next_job: u64,
+    search: Option<Running>,
+    abandoned: Vec<Abandoned>,
+    pending_pongs: Vec<String>,
+    pending_debug: Vec<String>,
+    hint: Option<String>,
+    pub opponent: Opponent,
+    quit: bool,
+}
+
+impl Session {
+    pub fn new(inbox: Sender<Event>, plugins: PluginHost) -> Session {
+        let mut session = Session {
+            inbox,
+            out: Vec::new(),
+            plugins,
+            game: Game::default(),
+            position_valid: true,
+            claimed: false,
+            game_over: false,
+            clock: Clock::default(),
+            negotiated: Negotiated::default(),
+            engine_side: Some(Color::Black),
+            analyzing: false,
+            post: false,
+            ponder: false,
+            random: false,
+            hash_mb: 64,
+            threads: 1,
+            clear_hash: true,
+            next_job: 1,
+            search: None,
+            abandoned: Vec::new(),
+            pending_pongs: Vec::new(),
+            pending_debug: Vec::new(),
+            hint: None,
+            opponent: Opponent::default(),
+            quit: false,
+        };
+        session.report_scan();
+        session
+    }
+
+    /// Replies produced so far, in order, for the one writer to print.
+    pub fn take_output(&mut self) -> Vec<Reply> {
+        std::mem::take(&mut self.out)
+    }
+
+    pub fn wants_to_quit(&self) -> bool {
+        self.quit
+    }
+
+    pub fn handle(&mut self, event: Event) {
+        match event {
+            Event::Line(line) => self.handle_line(&line),
+            Event::EndOfInput | Event::Terminate => self.shut_down(),
+            Event::Interrupt => {
+                if self.thinking_on_move() {
+                    self.stop_search_for_move();
+                }
+            }
+            Event::Progress { job, progress } => self.on_progress(job, progress),
+            Event::Finished { job, outcome } => self.on_finished(job, outcome),
+            Event::Overdue { job } => self.on_overdue(job),
+        }
+    }
+
+    fn reply(&mut self, reply: Reply) {
+        self.out.push(reply);
+    }
+
+    fn debug(&mut self, text: String) {
+        tracing::debug!("{text}");
+        if self.negotiated.accepted("debug") {
+            self.reply(Reply::Debug(text));
+        } else {
+            self.pending_debug.push(text);
+        }
+    }
+
+    fn shut_down(&mut self) {
+        self.discard_search();
+        self.quit = true;
+    }
+
+    fn handle_line(&mut self, line: &str) {
+        let command = match Command::parse(line) {
+            Ok(command) => command,
+            Err(error) => {
+                tracing::warn!(%line, %error, "command refused");
+                self.reply(Reply::Error { kind: error.kind(), command: line.trim().to_owned() });
+                return;
+            }
+        };
+        match command {
+            Command::Xboard => {}
+            Command::Protover(_) => self.announce_features(),
+            Command::Accepted(feature) => {
+                self.negotiated.accept(feature);
+                if feature == "debug" {
+                    for text in std::mem::take(&mut self.pending_debug) {
+                        self.reply(Reply::Debug(text));
+                    }
+                }
+            }
+            Command::Rejected(feature) => {
+                self.negotiated.reject(feature);
+                if feature == "debug" {
+                    self.pending_debug.clear();
+                }
+            }
+            Command::New => {
+                self.discard_search();
+                self.set_game(Game::default());
+                self.engine_side = Some(Color::Black);
+                self.clock.depth_limit = None;
+                self.clear_hash = true;
+                self.restart_analysis();
+            }
+            Command::Variant(name) => {
+                if name != "normal" {
+                    self.reply(Reply::Error { kind: "unsupported variant", command: line.trim().to_owned() });
+                }
+            }
+            Command::Quit => self.shut_down(),
+            Command::Random => self.random = !self.random,
+            Command::Force => {
+                self.discard_search();
+                self.engine_side = None;
+            }
+            Command::Go => {
+                self.discard_search();
+                self.engine_side = Some(self.game.turn());
+                self.think();
+            }
+            Command::PlayOther => {
+                self.discard_search();
+                self.engine_side = Some(!self.game.turn());
+            }
+            Command::White | Command::Black => {
+                let turn = if command == Command::White { Color::White } else { Color::Black };
+                self.discard_search();
+                self.set_turn(turn);
+                self.engine_side = Some(!turn);
+            }
+            Command::Level { moves_per_session, base_ms, increment_ms } => {
+                self.clock.set_level(moves_per_session, base_ms, increment_ms)
+            }
+            Command::SecondsPerMove { ms } => self.clock.set_seconds_per_move(ms),
+            Command::Depth(depth) => self.clock.depth_limit = Some(depth.max(1)),
+            Command::Nps(_) => self.reply(Reply::Error { kind: "not supported", command: line.trim().to_owned() }),
+            Command::Time { centiseconds } => self.clock.set_own_time(centiseconds),
+            Command::Otim { centiseconds } => self.clock.set_opponent_time(centiseconds),
+            Command::Move(text) => self.user_move(text),
+            Command::MoveNow => {
+                if self.thinking_on_move() {
+                    self.stop_search_for_move();
+                }
+            }
+            Command::Ping(n) => {
+                if self.thinking_on_move() {
+                    self.pending_pongs.push(n.to_owned());
+                } else {
+                    self.reply(Reply::Pong(n.to_owned()));
+                }
+            }
+            Command::Draw => {}
+            Command::Result { result, comment } => {
+                tracing::info!(%result, %comment, "game over");
+                self.discard_search();
+                self.game_over = true;
+            }
+            Command::SetBoard(fen) => {
+                self.discard_search();
+                match Game::from_fen(fen) {
+                    Ok(game) => self.set_game(game),
+                    Err(why) => {
+                        self.position_valid = false;
+                        self.reply(Reply::TellUserError(format!("Illegal position: {why}")));
+                    }
+                }
+                self.restart_analysis();
+            }
+            Command::Hint => {
+                if let Some(hint) = self.hint.clone() {
+                    self.reply(Reply::Hint(hint));
+                }
+            }
+            Command::Bk => {
+                self.reply(Reply::TableRow("No opening book is loaded.".into()));
+                self.reply(Reply::EmptyLine);
+            }
+            Command::Undo | Command::Remove => {
+                let count = if command == Command::Undo { 1 } else { 2 };
+                self.discard_search();
+                for _ in 0..count {
+                    self.game.undo();
+                }
+                self.claimed = false;
+                self.game_over = false;
+                self.restart_analysis();
+            }
+            Command::Hard => self.ponder = true,
+            Command::Easy => self.ponder = false,
+            Command::Post => self.post = true,
+            Command::NoPost => self.post = false,
+            Command::Analyze => {
+                self.discard_search();
+                self.analyzing = true;
+                self.restart_analysis();
+            }
+            Command::Exit => {
+                if self.analyzing {
+                    self.discard_search();
+                    self.analyzing = false;
+                }
+            }
+            Command::AnalysisStatus => self.analysis_status(),
+            Command::Name(name) => self.opponent.name = Some(name.to_owned()),
+            Command::Rating { own, opponent } => self.opponent.ratings = Some((own, opponent)),
+            Command::Ics(host) => self.opponent.ics = (host != "-").then(|| host.to_owned()),
+            Command::Computer => self.opponent.computer = true,
+            Command::Memory { mb } => self.hash_mb = mb.max(1),
+            Command::Cores(cores) => self.threads = cores,
+            Command::EgtPath { .. } => {
+                self.reply(Reply::Error { kind: "not supported", command: line.trim().to_owned() })
+            }
+            Command::Option { name, value } => self.set_option(line.trim(), name, value),
+        }
+    }
+
+    fn announce_features(&mut self) {
+        for feature in features::announcement(ENGINE_NAME) {
+            self.reply(Reply::Feature(feature));
+        }
+        self.advertise_options_body();
+        self.reply(Reply::Feature("done=1".into()));
+    }
+
+    fn advertise_options_body(&mut self) {
+        let overhead = options_overhead_spec();
+        let mut lines = vec![options::advertise(&overhead, &self.clock.overhead_ms.to_string())];
+        lines.extend(self.plugins.options().iter().map(|(spec, value)| options::advertise(spec, value)));
+        for line in lines {
+            self.reply(Reply::Feature(format!("option=\"{line}\"")));
+        }
+    }
+
+    /// The option list changed (another plugin chosen, a rescan, a plugin disabled):
+    /// GUIs clear their list on `done=0` and take the new one up to `done=1`.
+    fn readvertise_options(&mut self) {
+        self.reply(Reply::Feature("done=0".into()));
+        self.advertise_options_body();
+        self.reply(Reply::Feature("done=1".into()));
+    }
+
+    fn report_scan(&mut self) {
+        let loaded: Vec<String> = self
+            .plugins
+            .registry()
+            .plugins()
+            .iter()
+            .map(|p| format!("{} plugin {} {} from {}", p.kind, p.name(), p.info.version, p.origin))
+            .collect();
+        let refused: Vec<String> = self
+            .plugins
+            .registry()
+            .refused()
+            .iter()
+            .map(|r| format!("plugin refused: {}: {}", r.path.display(), r.reason))
+            .collect();
+        for text in loaded.into_iter().chain(refused) {
+            self.debug(text);
+        }
+    }
+
+    fn set_option(&mut self, line: &str, name: &str, value: Option<&str>) {
+        if name == OVERHEAD_OPTION {
+            match options::validate(&options_overhead_spec(), value) {
+                Ok(ms) => self.clock.overhead_ms = ms.parse().unwrap_or(self.clock.overhead_ms),
+                Err(why) => self.reply(Reply::Error { kind: "bad parameter", command: format!("{line} ({why})") }),
+            }
+            return;
+        }
+        match self.plugins.set_option(name, value) {
+            None => self.reply(Reply::Error { kind: "unknown option", command: line.to_owned() }),
+            Some(Err(why)) => {
+                tracing::warn!(%line, %why, "option refused");
+                self.reply(Reply::Error { kind: "bad parameter", command: format!("{line} ({why})") });
+            }
+            Some(Ok(OptionChange::Value)) => {}
+            Some(Ok(OptionChange::Selection(_))) => {
+                self.readvertise_options();
+                // A new evaluation or search makes old hash entries meaningless.
+                self.clear_hash = true;
+                if self.analyzing {
+                    self.discard_search();
+                    self.restart_analysis();
+                }
+            }
+            Some(Ok(OptionChange::Rescanned)) => {
+                self.report_scan();
+                let refused: Vec<String> = self
+                    .plugins
+                    .registry()
+                    .refused()
+                    .iter()
+                    .map(|r| format!("{}: {}", r.path.display(), r.reason))
+                    .collect();
+                if !refused.is_empty() {
+                    self.reply(Reply::TellUser(format!("Plugins refused: {}", refused.join("; "))));
+                }
+                self.readvertise_options();
+            }
+        }
+    }
+
+    fn set_game(&mut self, game: Game) {
+        self.game = game;
+        self.position_valid = true;
+        self.claimed = false;
+        self.game_over = false;
+        self.hint = None;
+    }
+
+    /// Protocol 1's `white`/`black`: the side to move changes, the pieces do not.
+    fn set_turn(&mut self, turn: Color) {
+        if self.game.turn() == turn {
+            return;
+        }
+        let fen = self.game.fen();
+        let mut fields: Vec<&str> = fen.split(' ').collect();
+        if fields.len() > 3 {
+            fields[1] = if turn == Color::White { "w" } else { "b" };
+            fields[3] = "-";
+        }
+        if let Ok(game) = Game::from_fen(&fields.join(" ")) {
+            self.set_game(game);
+        }
+    }
+
+    fn user_move(&mut self, text: &str) {
+        if !self.position_valid {
+            self.reply(Reply::IllegalMove { reason: "no legal position is set up".into(), mv: text.to_owned() });
+            return;
+        }
+        let m = match self.game.parse_move(text) {
+            Ok(m) => m,
+            Err(reason) => {
+                self.reply(Reply::IllegalMove { reason: reason.into(), mv: text.to_owned() });
+                return;
+            }
+        };
+        self.discard_search();
+        self.game.play(m);
+        self.claimed = false;
+        if self.claim_if_over() {
+            return;
+        }
+        if self.analyzing {
+            self.restart_analysis();
+        } else if self.engine_side == Some(self.game.turn()) {
+            self.think();
+        }
+    }
+
+    /// Announces the result if the rules end the game here; true if they do.
+    fn claim_if_over(&mut self) -> bool {
+        let Some(end) = self.game.claim() else { return false };
+        if !self.claimed {
+            self.claimed = true;
+            self.reply(Reply::GameResult { result: end.result, reason: end.reason.into() });
+        }
+        if !self.analyzing {
+            self.game_over = true;
+        }
+        true
+    }
+
+    fn thinking_on_move(&self) -> bool {
+        self.search.as_ref().is_some_and(|s| s.purpose == Purpose::Move)
+    }
+
+    fn stop_search_for_move(&mut self) {
+        if let Some(running) = &self.search {
+            running.job.stop();
+        }
+    }
+
+    /// Stops the running search and forgets it: its move will not be played.
+    fn discard_search(&mut self) {
+        if let Some(running) = self.search.take() {
+            running.job.stop();
+            if !running.job.is_finished() {
+                self.abandoned.push(Abandoned { id: running.job.id, culprits: running.culprits });
+            }
+        }
+        self.flush_pongs();
+    }
+
+    fn flush_pongs(&mut self) {
+        for n in std::mem::take(&mut self.pending_pongs) {
+            self.reply(Reply::Pong(n));
+        }
+    }
+
+    fn think(&mut self) {
+        if self.game_over || !self.position_valid || self.claim_if_over() {
+            return;
+        }
+        let budget = self.clock.budget(self.game.position().fullmoves().get());
+        self.start_search(Purpose::Move, budget);
+    }
+
+    fn restart_analysis(&mut self) {
+        if !self.analyzing || !self.position_valid {
+            return;
+        }
+        self.discard_search();
+        if self.game.position().legal_moves().is_empty() {
+            return;
+        }
+        self.start_search(Purpose::Analysis, Budget { soft_ms: u64::MAX, hard_ms: u64::MAX });
+    }
+
+    fn start_search(&mut self, purpose: Purpose, budget: Budget) {
+        let (module, search_plugin) = self.plugins.search_module();
+        let search_culprit = (search_plugin.origin.clone(), search_plugin.name().to_owned());
+        let (eval, eval_plugin) = self.plugins.evaluator_source();
+        let eval_culprit = (eval_plugin.origin.clone(), eval_plugin.name().to_owned());
+        let id = self.next_job;
+        self.next_job += 1;
+        let spec = SearchSpec {
+            module,
+            eval,
+            game_start: game::to_plugin_position(self.game.start()),
+            moves: self.game.plugin_moves(),
+            root: game::to_plugin_position(self.game.position()),
+            root_moves: Vec::new(),
+            depth: self.clock.depth_limit.unwrap_or(0),
+            nodes: 0,
+            threads: self.threads,
+            hash_mb: self.hash_mb,
+            clear_hash: std::mem::take(&mut self.clear_hash),
+            soft_ms: budget.soft_ms,
+            hard_ms: budget.hard_ms,
+            infinite: purpose == Purpose::Analysis,
+        };
+        tracing::info!(
+            job = id,
+            ?purpose,
+            search = %search_culprit.1,
+            eval = %eval_culprit.1,
+            soft_ms = budget.soft_ms,
+            hard_ms = budget.hard_ms,
+            fen = %self.game.fen(),
+            "search started"
+        );
+        let job = SearchJob::start(id, spec, self.inbox.clone());
+        self.search = Some(Running {
+            job,
+            purpose,
+            root: self.game.clone(),
+            culprits: Culprits { search: search_culprit, eval: eval_culprit },
+            budget,
+            last_line: None,
+            last_progress: None,
+        });
+    }
+
+    fn on_progress(&mut self, job: u64, progress: Progress) {
+        let Some(running) = self.search.as_mut().filter(|r| r.job.id == job) else { return };
+        if !progress.is_line {
+            running.last_progress = Some(progress);
+            return;
+        }
+        let pv = pv_text(&running.root, &progress.pv);
+        running.last_line = Some(progress.clone());
+        if self.post {
+            let time_ms = progress.time_ms;
+            self.reply(Reply::Thinking(Thinking {
+                depth: progress.depth,
+                score: xboard_score(progress.score),
+                centiseconds: time_ms / 10,
+                nodes: progress.nodes,
+                seldepth: progress.seldepth,
+                nps: progress.nodes.saturating_mul(1000) / time_ms.max(1),
+                tbhits: progress.tbhits,
+                pv,
+            }));
+        }
+    }
+
+    fn on_finished(&mut self, job: u64, outcome: Result<SearchOutcome, String>) {
+        if let Some(index) = self.abandoned.iter().position(|a| a.id == job) {
+            let abandoned = self.abandoned.swap_remove(index);
+            if let Err(why) = outcome {
+                tracing::warn!(job, %why, search = %abandoned.culprits.search.1, "a stopped search failed");
+            }
+            return;
+        }
+        let Some(running) = self.search.take_if(|r| r.job.id == job) else { return };
+        tracing::info!(job, elapsed_ms = running.job.elapsed().as_millis() as u64, ?outcome, "search finished");
+        match outcome {
+            Ok(outcome) => match running.purpose {
+                Purpose::Analysis => {}
+                Purpose::Move => {
+                    let best = outcome.best.into_option().and_then(|m| running.root.from_plugin_move(m));
+                    match best {
+                        Some(best) => {
+                            self.hint = outcome.ponder.into_option().and_then(|reply| {
+                                let mut after = running.root.clone();
+                                after.play(best);
+                                after.from_plugin_move(reply).map(|m| after.move_text(m))
+                            });
+                            self.play_engine_move(best);
+                        }
+                        None => {
+                            let (origin, name) = running.culprits.search.clone();
+                            let why = "it chose no legal move";
+                            self.plugin_failed(Kind::Search, &origin, &name, why);
+                            self.fall_back_move(&running);
+                        }
+                    }
+                }
+            },
+            Err(why) => {
+                let kind = if why.starts_with(EVAL_FAILURE_PREFIX) { Kind::Eval } else { Kind::Search };
+                let (origin, name) = match kind {
+                    Kind::Search => running.culprits.search.clone(),
+                    Kind::Eval => running.culprits.eval.clone(),
+                };
+                self.plugin_failed(kind, &origin, &name, &why);
+                self.retry(running);
+            }
+        }
+    }
+
+    /// The search did not return after being told to stop.
+    fn on_overdue(&mut self, job: u64) {
+        let culprits = if let Some(index) = self.abandoned.iter().position(|a| a.id == job) {
+            self.abandoned[index].culprits.clone()
+        } else if let Some(running) = self.search.as_ref().filter(|r| r.job.id == job) {
+            running.culprits.clone()
+        } else {
+            return;
+        };
+        let (origin, name) = culprits.search;
+        self.plugin_failed(Kind::Search, &origin, &name, "it did not stop when told to");
+        if let Some(running) = self.search.take_if(|r| r.job.id == job) {
+            self.abandoned.push(Abandoned { id: job, culprits: running.culprits.clone() });
+            match running.purpose {
+                Purpose::Move => self.fall_back_move(&running),
+                Purpose::Analysis => self.restart_analysis(),
+            }
+        }
+    }
+
+    fn plugin_failed(&mut self, kind: Kind, origin: &Origin, name: &str, why: &str) {
+        tracing::error!(%kind, %name, %origin, %why, "plugin failed");
+        let fallback = self.plugins.disable(kind, origin, name, why);
+        self.reply(Reply::TellUserError(format!("The {kind} plugin {name} failed: {why}. Using {fallback} instead.")));
+        self.readvertise_options();
+    }
+
+    /// After a plugin failed: search again with the fallback if there is time, or
+    /// play the best move known.
+    fn retry(&mut self, failed: Running) {
+        match failed.purpose {
+            Purpose::Analysis => self.restart_analysis(),
+            Purpose::Move => {
+                let elapsed = failed.job.elapsed().as_millis() as u64;
+                let left = failed.budget.hard_ms.saturating_sub(elapsed);
+                if left >= RETRY_MIN_MS {
+                    let soft = failed.budget.soft_ms.saturating_sub(elapsed).clamp(RETRY_MIN_MS / 2, left);
+                    self.start_search(Purpose::Move, Budget { soft_ms: soft, hard_ms: left });
+                } else {
+                    self.fall_back_move(&failed);
+                }
+            }
+        }
+    }
+
+    /// Plays the best move the failed search reported, or else any legal move.
+    fn fall_back_move(&mut self, failed: &Running) {
+        let reported = failed.last_line.as_ref().and_then(|l| l.pv.first()).and_then(|&m| failed.root.from_plugin_move(m));
+        let any = failed.root.position().legal_moves().first().copied();
+        if let Some(m) = reported.or(any) {
+            self.play_engine_move(m);
+        } else {
+            self.flush_pongs();
+        }
+    }
+
+    fn play_engine_move(&mut self, m: shakmaty::Move) {
+        let text = self.game.move_text(m);
+        self.game.play(m);
+        self.claimed = false;
+        self.reply(Reply::Move(text));
+        self.claim_if_over();
+        self.flush_pongs();
+    }
+
+    fn analysis_status(&mut self) {
+        let Some(running) = self.search.as_ref().filter(|r| r.purpose == Purpose::Analysis) else { return };
+        let progress = running.last_progress.as_ref().or(running.last_line.as_ref());
+        let Some(progress) = progress else { return };
+        let current = progress.current_move.map(|m| pv_text(&running.root, &[m])).unwrap_or_default();
+        let total = progress.root_move_count;
+        let stat = Stat01 {
+            centiseconds: running.job.elapsed().as_millis() as u64 / 10,
+            nodes: progress.nodes,
+            depth: progress.depth,
+            moves_left: total.saturating_sub(progress.current_move_number),
+            total_moves: total,
+            current_move: current,
+        };
+        self.reply(Reply::Stat01(stat));
+    }
+}
+
+fn options_overhead_spec() -> plugboard_plugin_api::OptionSpec {
+    plugboard_plugin_api::OptionSpec::spin(OVERHEAD_OPTION, 50, 0, 5000)
+}
+
+/// The legal prefix of a principal variation, in the GUI's notation.
+fn pv_text(root: &Game, pv: &[PluginMove]) -> String {
+    let mut game = root.clone();
+    let mut words = Vec::with_capacity(pv.len());
+    for &m in pv {
+        let Some(m) = game.from_plugin_move(m) else { break };
+        words.push(game.move_text(m));
+        game.play(m);
+    }
+    words.join(" ")
+}
+
+/// Centipawns, or ±(100000 + moves) for mates, as xboard and python-chess read them.
+fn xboard_score(score: Score) -> i64 {
+    match score.kind {
+        ScoreKind::Centipawns => i64::from(score.value),
+        ScoreKind::Mate if score.value >= 0 => 100_000 + i64::from(score.value),
+        ScoreKind::Mate => -100_000 + i64::from(score.value),
+    }
+}

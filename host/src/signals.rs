@@ -1,0 +1,33 @@
+//! SIGINT and SIGTERM become events: SIGINT never kills (old xboards send it
+//! before every move), SIGTERM ends the process cleanly.
+
+use std::sync::mpsc::Sender;
+
+use crate::event::Event;
+
+#[cfg(unix)]
+pub fn install(inbox: Sender<Event>) {
+    use signal_hook::{
+        consts::{SIGINT, SIGTERM},
+        iterator::Signals,
+    };
+    let mut signals = match Signals::new([SIGINT, SIGTERM]) {
+        Ok(signals) => signals,
+        Err(error) => {
+            tracing::error!(%error, "cannot install signal handlers");
+            return;
+        }
+    };
+    let _ = std::thread::Builder::new().name("signals".into()).spawn(move || {
+        for signal in signals.forever() {
+            let event = if signal == SIGTERM { Event::Terminate } else { Event::Interrupt };
+            tracing::info!(signal, "signal received");
+            if inbox.send(event).is_err() {
+                return;
+            }
+        }
+    });
+}
+
+#[cfg(not(unix))]
+pub fn install(_inbox: Sender<Event>) {}

@@ -1,0 +1,84 @@
+//! An iterative-deepening alpha-beta search plugin built on cozy-chess.
+//!
+//! This crate owns the search: conversions between the ABI types and
+//! cozy-chess, the transposition table, move ordering, the search itself, and
+//! perft. The loadable plugin is the sibling `export` crate; the host links
+//! this one statically as its built-in search, and uses [`perft`] and
+//! [`board_from_fen`] for its `perft` command.
+
+mod convert;
+mod eval;
+mod ordering;
+mod perft;
+mod search;
+mod tt;
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use plugboard_plugin_api::{EvaluatorSource, OptionSpec, PluginInfo, Reporter, SearchOutcome, SearchPlugin, SearchRequest};
+
+pub use convert::{board_from_fen, board_to_position, move_from_cozy, move_to_cozy, position_to_board};
+pub use eval::{Direct, Evaluation};
+pub use perft::perft;
+pub use search::{MATE, MAX_PLY, SearchOptions, to_score};
+
+const NULL_MOVE_OPTION: &str = "Null move pruning";
+
+/// Options are process-wide; the next search reads them.
+static NULL_MOVE: AtomicBool = AtomicBool::new(true);
+
+/// The plugin: describes itself and runs searches.
+pub struct AlphaBeta;
+
+impl AlphaBeta {
+    /// The options as currently set, for callers of [`search_with`].
+    pub fn options() -> SearchOptions {
+        SearchOptions { null_move: NULL_MOVE.load(Ordering::Relaxed) }
+    }
+}
+
+impl SearchPlugin for AlphaBeta {
+    fn info() -> PluginInfo {
+        PluginInfo::new("alphabeta", env!("CARGO_PKG_VERSION"))
+            .author("The Plugboard authors")
+            .description("Iterative-deepening PVS alpha-beta with quiescence, transposition table and null-move pruning")
+            .option(OptionSpec::check(NULL_MOVE_OPTION, true))
+    }
+
+    fn set_option(name: &str, value: &str) -> Result<(), String> {
+        match name {
+            NULL_MOVE_OPTION => {
+                let on = match value.trim() {
+                    "1" | "true" => true,
+                    "0" | "false" => false,
+                    other => return Err(format!("{NULL_MOVE_OPTION} takes 0 or 1, not {other}")),
+                };
+                NULL_MOVE.store(on, Ordering::Relaxed);
+                Ok(())
+            }
+            _ => Err(format!("no option named {name}")),
+        }
+    }
+
+    fn search(request: &SearchRequest<'_>, eval: EvaluatorSource, reporter: Reporter<'_>) -> Result<SearchOutcome, String> {
+        let evaluator = eval.create().map_err(|error| format!("cannot create an evaluator: {error}"))?;
+        search_with(request, evaluator, reporter, AlphaBeta::options())
+    }
+}
+
+/// Searches with any [`Evaluation`]: an [`plugboard_plugin_api::Evaluator`]
+/// from a plugin, or [`Direct`] around a Rust evaluator linked in statically.
+/// Uses the plugin's current options.
+pub fn search<E: Evaluation>(request: &SearchRequest<'_>, eval: E, reporter: Reporter<'_>) -> Result<SearchOutcome, String> {
+    search_with(request, eval, reporter, AlphaBeta::options())
+}
+
+/// As [`search`], with explicit options.
+pub fn search_with<E: Evaluation>(
+    request: &SearchRequest<'_>,
+    eval: E,
+    reporter: Reporter<'_>,
+    options: SearchOptions,
+) -> Result<SearchOutcome, String> {
+    search::run(request, eval, reporter, options)
+}

@@ -1,0 +1,705 @@
+//! Iterative-deepening principal-variation search with quiescence search.
+//!
+//! One [`Searcher`] runs one search on one thread. It is generic over the
+//! [`Evaluation`] so plugin and statically linked evaluations share this code.
+
+use std::time::Instant;
+
+use cozy_chess::{Board, Move, Piece};
+use plugboard_plugin_api::{
+    abi_stable::std_types::{ROption, RSlice},
+    Bound, EVAL_FAILED, InfoKind, NO_DEADLINE, Reporter, Score, SearchControl, SearchInfo, SearchOutcome, SearchRequest,
+};
+
+use crate::{
+    convert::{board_to_position, move_from_cozy, move_to_cozy, position_to_board},
+    eval::Evaluation,
+    ordering::{self, Heuristics, ScoredMove},
+    tt::{TranspositionTable, with_shared_table},
+};
+
+/// Deepest ply the search reaches, quiescence included; also the depth cap.
+pub const MAX_PLY: usize = 128;
+/// Score of mating at the root; mate in `n` plies scores `MATE - n`.
+pub const MATE: i32 = 32_000;
+/// Scores at least this large (in absolute value) are mates.
+pub const MATE_BOUND: i32 = MATE - 2 * MAX_PLY as i32;
+const INFINITY: i32 = MATE + 1;
+const DRAW: i32 = 0;
+/// How often, in nodes, the clock and the stop flag are read.
+const CHECK_EVERY: u64 = 1024;
+const PROGRESS_INTERVAL_MS: u64 = 500;
+const ASPIRATION_WINDOW: i32 = 30;
+
+/// Settings a user can change between searches.
+#[derive(Clone, Copy, Debug)]
+pub struct SearchOptions {
+    pub null_move: bool,
+}
+
+impl Default for SearchOptions {
+    fn default() -> SearchOptions {
+        SearchOptions { null_move: true }
+    }
+}
+
+/// Runs one search: sets up the root and the repetition history, borrows the
+/// shared transposition table, and deepens until a limit says stop.
+pub fn run<E: Evaluation>(
+    request: &SearchRequest<'_>,
+    eval: E,
+    reporter: Reporter<'_>,
+    options: SearchOptions,
+) -> Result<SearchOutcome, String> {
+    let start = Instant::now();
+    let root = position_to_board(&request.root)?;
+    let history = game_history(request, &root);
+    let root_moves = root_moves(&root, request)?;
+    if root_moves.is_empty() {
+        return Ok(SearchOutcome { best: ROption::RNone, ponder: ROption::RNone });
+    }
+    with_shared_table(request.hash_mb, request.clear_hash, |tt| {
+        let mut searcher = Searcher::new(request, eval, reporter, options, tt, start, history);
+        searcher.iterate(&root, root_moves)
+    })
+}
+
+/// The hashes of the game's positions before the root, oldest first, for
+/// repetition detection. If the moves do not lead to the root (a host bug or a
+/// `setboard`), they are ignored: better no history than a wrong one.
+fn game_history(request: &SearchRequest<'_>, root: &Board) -> Vec<u64> {
+    let replay = || -> Option<Vec<u64>> {
+        let mut board = position_to_board(&request.game_start).ok()?;
+        let mut hashes = Vec::with_capacity(request.moves.len() + MAX_PLY + 2);
+        for &mv in request.moves.iter() {
+            hashes.push(board.hash());
+            board.try_play(move_to_cozy(mv).ok()?).ok()?;
+        }
+        (board.hash() == root.hash()).then_some(hashes)
+    };
+    replay().unwrap_or_else(|| Vec::with_capacity(MAX_PLY + 2))
+}
+
+/// The legal root moves the request allows. A restriction naming no legal move
+/// is ignored rather than leaving the search with nothing to play.
+fn root_moves(root: &Board, request: &SearchRequest<'_>) -> Result<Vec<Move>, String> {
+    let mut legal = Vec::new();
+    root.generate_moves(|moves| {
+        legal.extend(moves);
+        false
+    });
+    if request.root_moves.is_empty() {
+        return Ok(legal);
+    }
+    let mut allowed = Vec::new();
+    for &mv in request.root_moves.iter() {
+        let mv = move_to_cozy(mv)?;
+        if legal.contains(&mv) && !allowed.contains(&mv) {
+            allowed.push(mv);
+        }
+    }
+    Ok(if allowed.is_empty() { legal } else { allowed })
+}
+
+/// What a finished (or cut short) iteration leaves behind.
+#[derive(Clone, Default)]
+struct Line {
+    score: i32,
+    moves: Vec<Move>,
+}
+
+struct Searcher<'a, E> {
+    eval: E,
+    notify: bool,
+    options: SearchOptions,
+    control: &'a SearchControl,
+    reporter: Reporter<'a>,
+    tt: &'a mut TranspositionTable,
+    heuristics: Heuristics,
+    start: Instant,
+    max_depth: i32,
+    node_limit: u64,
+    nodes: u64,
+    seldepth: usize,
+    stopped: bool,
+    eval_failed: bool,
+    /// Position hashes: the game before the root, then the root, then the search path.
+    hashes: Vec<u64>,
+    root_index: usize,
+    /// Repetition scans stop here, the ply after the last null move.
+    null_barrier: usize,
+    pv: Vec<[Move; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 1],
+    move_lists: Vec<Vec<ScoredMove>>,
+    quiet_lists: Vec<Vec<Move>>,
+    last_progress_ms: u64,
+    /// The best root move of the iteration in progress, once one is fully searched.
+    iteration_best: Option<(Move, i32)>,
+}
+
+impl<'a, E: Evaluation> Searcher<'a, E> {
+    fn new(
+        request: &SearchRequest<'a>,
+        eval: E,
+        reporter: Reporter<'a>,
+        options: SearchOptions,
+        tt: &'a mut TranspositionTable,
+        start: Instant,
+        hashes: Vec<u64>,
+    ) -> Searcher<'a, E> {
+        let max_depth = match request.depth {
+            0 => MAX_PLY as i32 - 1,
+            depth => depth.min(MAX_PLY as u32 - 1) as i32,
+        };
+        let filler = Move { from: cozy_chess::Square::A1, to: cozy_chess::Square::A1, promotion: None };
+        Searcher {
+            notify: eval.wants_notifications(),
+            eval,
+            options,
+            control: request.control,
+            reporter,
+            tt,
+            heuristics: Heuristics::default(),
+            start,
+            max_depth,
+            node_limit: request.nodes,
+            nodes: 0,
+            seldepth: 0,
+            stopped: false,
+            eval_failed: false,
+            root_index: hashes.len(),
+            null_barrier: 0,
+            hashes,
+            pv: vec![[filler; MAX_PLY + 1]; MAX_PLY + 1],
+            pv_len: [0; MAX_PLY + 1],
+            move_lists: (0..=MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
+            quiet_lists: (0..=MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
+            last_progress_ms: 0,
+            iteration_best: None,
+        }
+    }
+
+    fn elapsed_ms(&self) -> u64 {
+        self.start.elapsed().as_millis() as u64
+    }
+
+    /// Iterative deepening: each depth seeds the next with its move order and TT.
+    fn iterate(&mut self, root: &Board, mut root_moves: Vec<Move>) -> Result<SearchOutcome, String> {
+        self.hashes.push(root.hash());
+        let root_position = board_to_position(root);
+        order_root_moves(root, &mut root_moves, self.tt.probe(root.hash(), 0).and_then(|e| e.mv), &self.heuristics);
+
+        let mut best: Option<Line> = None;
+        let mut previous_score = 0;
+        for depth in 1..=self.max_depth {
+            self.seldepth = 0;
+            self.iteration_best = None;
+            if self.notify {
+                self.eval.reset(&root_position);
+            }
+            let (score, bound) = self.aspiration(root, &mut root_moves, depth, previous_score);
+            if self.eval_failed {
+                return Err("evaluation failed: the evaluation plugin panicked".into());
+            }
+            if self.stopped {
+                // A root move searched to the end in the unfinished iteration beats the old line.
+                if let Some((mv, score)) = self.iteration_best {
+                    let ponder = best.as_ref().filter(|line| line.moves.first() == Some(&mv)).and_then(|line| line.moves.get(1).copied());
+                    best = Some(Line { score, moves: std::iter::once(mv).chain(ponder).collect() });
+                }
+                break;
+            }
+            let line = Line { score, moves: self.root_pv(root) };
+            self.report_line(depth, &line, bound, root_moves.len());
+            previous_score = score;
+            best = Some(line);
+
+            if !self.control.is_infinite() {
+                let elapsed = self.elapsed_ms();
+                // Another iteration takes longer than all the previous ones together.
+                if elapsed > self.control.soft_deadline_ms() / 2 {
+                    break;
+                }
+                // A forced move needs no thought in a timed game; a depth request still gets its depth.
+                if root_moves.len() == 1 && self.control.soft_deadline_ms() != NO_DEADLINE {
+                    break;
+                }
+                let mate_plies = MATE - score.abs();
+                if score.abs() >= MATE_BOUND && depth > mate_plies + 2 {
+                    break;
+                }
+            }
+        }
+
+        let line = best.filter(|line| !line.moves.is_empty());
+        let (best, ponder) = match line {
+            Some(line) => (line.moves[0], line.moves.get(1).copied()),
+            // Stopped before any root move was finished: hash move if legal, else the first.
+            None => {
+                let hash_move = self.tt.probe(root.hash(), 0).and_then(|e| e.mv).filter(|mv| root_moves.contains(mv));
+                (hash_move.unwrap_or(root_moves[0]), None)
+            }
+        };
+        Ok(SearchOutcome {
+            best: ROption::RSome(move_from_cozy(best)),
+            ponder: ponder.map(move_from_cozy).into(),
+        })
+    }
+
+    /// Searches the root with a narrow window around the last score, widening on failure.
+    fn aspiration(&mut self, root: &Board, root_moves: &mut [Move], depth: i32, previous: i32) -> (i32, Bound) {
+        let mut delta = ASPIRATION_WINDOW;
+        let (mut alpha, mut beta) = if depth >= 5 && previous.abs() < MATE_BOUND {
+            (previous - delta, previous + delta)
+        } else {
+            (-INFINITY, INFINITY)
+        };
+        loop {
+            let score = self.search_root(root, root_moves, depth, alpha, beta);
+            if self.stopped {
+                return (score, Bound::Exact);
+            }
+            if score <= alpha {
+                alpha = (score - delta).max(-INFINITY);
+            } else if score >= beta {
+                beta = (score + delta).min(INFINITY);
+            } else {
+                return (score, Bound::Exact);
+            }
+            delta *= 2;
+        }
+    }
+
+    fn search_root(&mut self, root: &Board, root_moves: &mut [Move], depth: i32, mut alpha: i32, beta: i32) -> i32 {
+        self.pv_len[0] = 0;
+        let in_check = !root.checkers().is_empty();
+        let depth = depth + i32::from(in_check);
+        let mut best_score = -INFINITY;
+        let mut best_index = 0;
+        let original_alpha = alpha;
+        for index in 0..root_moves.len() {
+            let mv = root_moves[index];
+            self.report_progress(mv, index, root_moves.len());
+            let mut child = root.clone();
+            child.play_unchecked(mv);
+            self.make(mv, &child);
+            let score = if index == 0 {
+                -self.negamax(&child, depth - 1, -beta, -alpha, 1, true)
+            } else {
+                let mut score = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, 1, true);
+                if score > alpha && score < beta && !self.stopped {
+                    score = -self.negamax(&child, depth - 1, -beta, -alpha, 1, true);
+                }
+                score
+            };
+            self.unmake();
+            if self.stopped {
+                break;
+            }
+            if score > best_score {
+                best_score = score;
+                best_index = index;
+                if score > alpha {
+                    alpha = score;
+                    self.update_pv(0, mv);
+                    self.iteration_best = Some((mv, score));
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        if self.stopped {
+            return best_score;
+        }
+        // The next iteration starts with this one's best; the rest keep their order.
+        root_moves[..=best_index].rotate_right(1);
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if best_score > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let best_move = (bound != Bound::Upper).then_some(root_moves[0]);
+        self.tt.store(root.hash(), best_move, best_score, depth, bound, 0);
+        best_score
+    }
+
+    fn negamax(&mut self, board: &Board, mut depth: i32, mut alpha: i32, mut beta: i32, ply: usize, allow_null: bool) -> i32 {
+        self.pv_len[ply] = 0;
+        let in_check = !board.checkers().is_empty();
+        if self.is_draw(board, in_check) {
+            return DRAW;
+        }
+        if depth + i32::from(in_check) <= 0 {
+            return self.quiescence(board, alpha, beta, ply);
+        }
+        if self.tick(ply) {
+            return 0;
+        }
+        // Mate distance pruning: no line from here can beat a shorter mate already found.
+        alpha = alpha.max(-MATE + ply as i32);
+        beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+        if ply >= MAX_PLY - 1 {
+            return self.evaluate(board);
+        }
+        // Check extension: never stop the search while the king is attacked.
+        if in_check {
+            depth += 1;
+        }
+        let pv_node = beta - alpha > 1;
+        let key = board.hash();
+        let entry = self.tt.probe(key, ply);
+        let hash_move = entry.and_then(|e| e.mv).filter(|&mv| board.is_legal(mv));
+        if let Some(entry) = entry
+            && !pv_node
+            && entry.depth >= depth
+        {
+            let cutoff = match entry.bound {
+                Bound::Exact => true,
+                Bound::Lower => entry.score >= beta,
+                Bound::Upper => entry.score <= alpha,
+            };
+            if cutoff {
+                return entry.score;
+            }
+        }
+
+        // Null move: if passing still fails high, a real move will too. Not in
+        // check, and not with pawns only, where zugzwang makes passing a lie.
+        if self.options.null_move && allow_null && !pv_node && !in_check && depth >= 3 && has_pieces(board) {
+            let static_eval = self.evaluate(board);
+            if self.stopped {
+                return 0;
+            }
+            if static_eval >= beta
+                && let Some(null) = board.null_move()
+            {
+                let reduction = if depth >= 7 { 3 } else { 2 };
+                self.hashes.push(null.hash());
+                let saved_barrier = std::mem::replace(&mut self.null_barrier, self.hashes.len() - 1);
+                let score = -self.negamax(&null, depth - 1 - reduction, -beta, -beta + 1, ply + 1, false);
+                self.null_barrier = saved_barrier;
+                self.hashes.pop();
+                if self.stopped {
+                    return 0;
+                }
+                if score >= beta {
+                    // An unproven mate from a null move is not trusted.
+                    return if score >= MATE_BOUND { beta } else { score };
+                }
+            }
+        }
+
+        let mut moves = std::mem::take(&mut self.move_lists[ply]);
+        let mut quiets = std::mem::take(&mut self.quiet_lists[ply]);
+        quiets.clear();
+        ordering::generate(board, false, hash_move, self.heuristics.killers(ply), &self.heuristics, &mut moves);
+        let result = if moves.is_empty() {
+            if in_check { -MATE + ply as i32 } else { DRAW }
+        } else {
+            self.search_moves(board, &mut moves, &mut quiets, depth, alpha, beta, ply, in_check)
+        };
+        self.move_lists[ply] = moves;
+        self.quiet_lists[ply] = quiets;
+        result
+    }
+
+    /// The move loop of [`Self::negamax`], with PVS and late move reductions.
+    #[allow(clippy::too_many_arguments)]
+    fn search_moves(
+        &mut self,
+        board: &Board,
+        moves: &mut [ScoredMove],
+        quiets: &mut Vec<Move>,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        in_check: bool,
+    ) -> i32 {
+        let original_alpha = alpha;
+        let mut best_score = -INFINITY;
+        let mut best_move = None;
+        for index in 0..moves.len() {
+            let mv = ordering::pick(moves, index);
+            let tactical = ordering::is_tactical(board, mv);
+            let mut child = board.clone();
+            child.play_unchecked(mv);
+            let gives_check = !child.checkers().is_empty();
+            self.make(mv, &child);
+            let score = if index == 0 {
+                -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1, true)
+            } else {
+                // Late quiet moves are rarely best: try them shallower first.
+                let reduction = if depth >= 3 && index >= 3 && !tactical && !in_check && !gives_check {
+                    1 + i32::from(index >= 8 && depth >= 6)
+                } else {
+                    0
+                };
+                let mut score = -self.negamax(&child, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1, true);
+                if score > alpha && reduction > 0 {
+                    score = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, ply + 1, true);
+                }
+                if score > alpha && score < beta {
+                    score = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1, true);
+                }
+                score
+            };
+            self.unmake();
+            if self.stopped {
+                return 0;
+            }
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    alpha = score;
+                    best_move = Some(mv);
+                    self.update_pv(ply, mv);
+                    if score >= beta {
+                        if !tactical {
+                            self.heuristics.cutoff(board.side_to_move(), ply, mv, depth, quiets);
+                        }
+                        break;
+                    }
+                }
+            }
+            if !tactical {
+                quiets.push(mv);
+            }
+        }
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if best_score > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(board.hash(), best_move, best_score, depth, bound, ply);
+        best_score
+    }
+
+    /// Resolves captures (and queen promotions) until the position is quiet, so
+    /// the evaluation never sees a piece hanging mid-exchange.
+    fn quiescence(&mut self, board: &Board, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.pv_len[ply] = 0;
+        if self.tick(ply) {
+            return 0;
+        }
+        if ply >= MAX_PLY - 1 {
+            return self.evaluate(board);
+        }
+        let in_check = !board.checkers().is_empty();
+        let mut best_score = -INFINITY;
+        if !in_check {
+            // Standing pat: the side to move need not capture.
+            best_score = self.evaluate(board);
+            if self.stopped || best_score >= beta {
+                return best_score;
+            }
+            alpha = alpha.max(best_score);
+        }
+        let mut moves = std::mem::take(&mut self.move_lists[ply]);
+        // In check every evasion counts, or a mate would pass for a quiet position.
+        ordering::generate(board, !in_check, None, [None; 2], &self.heuristics, &mut moves);
+        if in_check && moves.is_empty() {
+            self.move_lists[ply] = moves;
+            return -MATE + ply as i32;
+        }
+        for index in 0..moves.len() {
+            let mv = ordering::pick(&mut moves, index);
+            let mut child = board.clone();
+            child.play_unchecked(mv);
+            self.make(mv, &child);
+            let score = -self.quiescence(&child, -beta, -alpha, ply + 1);
+            self.unmake();
+            if self.stopped {
+                best_score = 0;
+                break;
+            }
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.move_lists[ply] = moves;
+        best_score
+    }
+
+    /// Counts a node and decides whether to stop; the clock and the stop flag
+    /// are read every `CHECK_EVERY` nodes, which keeps the reaction well under 1 ms.
+    #[inline]
+    fn tick(&mut self, ply: usize) -> bool {
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply + 1);
+        if self.stopped {
+            return true;
+        }
+        if self.node_limit != 0 && self.nodes >= self.node_limit {
+            self.stopped = true;
+        } else if self.nodes % CHECK_EVERY == 0 {
+            let control = self.control;
+            if control.stop_requested() || (!control.is_infinite() && self.elapsed_ms() >= control.hard_deadline_ms()) {
+                self.stopped = true;
+            }
+        }
+        self.stopped
+    }
+
+    /// Fifty-move rule, or a repetition: of any position since the root (twofold
+    /// is enough, as the side that can repeat once can repeat again), or of a
+    /// position that already occurred twice in the game before the root.
+    fn is_draw(&mut self, board: &Board, in_check: bool) -> bool {
+        if board.halfmove_clock() >= 100 {
+            // Checkmate on the hundredth half-move still wins.
+            return !in_check || board.generate_moves(|_| true);
+        }
+        let current = self.hashes.len() - 1;
+        let key = self.hashes[current];
+        let reversible = usize::from(board.halfmove_clock());
+        let oldest = current.saturating_sub(reversible).max(self.null_barrier);
+        let mut earlier = 0;
+        let mut index = current;
+        while index >= oldest + 2 {
+            index -= 2;
+            if self.hashes[index] == key {
+                if index >= self.root_index {
+                    return true;
+                }
+                earlier += 1;
+                if earlier >= 2 {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    fn evaluate(&mut self, board: &Board) -> i32 {
+        let score = self.eval.evaluate(&board_to_position(board));
+        if score == EVAL_FAILED {
+            self.eval_failed = true;
+            self.stopped = true;
+            return 0;
+        }
+        score
+    }
+
+    #[inline]
+    fn make(&mut self, mv: Move, child: &Board) {
+        self.hashes.push(child.hash());
+        if self.notify {
+            self.eval.on_make(move_from_cozy(mv), &board_to_position(child));
+        }
+    }
+
+    #[inline]
+    fn unmake(&mut self) {
+        self.hashes.pop();
+        if self.notify {
+            self.eval.on_unmake();
+        }
+    }
+
+    fn update_pv(&mut self, ply: usize, mv: Move) {
+        let child_len = self.pv_len[ply + 1];
+        let (parents, children) = self.pv.split_at_mut(ply + 1);
+        let line = &mut parents[ply];
+        line[0] = mv;
+        line[1..=child_len].copy_from_slice(&children[0][..child_len]);
+        self.pv_len[ply] = child_len + 1;
+    }
+
+    /// The root principal variation, cut at the first move that is not legal
+    /// (it cannot happen, but a report must never carry an illegal move).
+    fn root_pv(&self, root: &Board) -> Vec<Move> {
+        let mut board = root.clone();
+        let mut line = Vec::with_capacity(self.pv_len[0]);
+        for &mv in &self.pv[0][..self.pv_len[0]] {
+            if board.try_play(mv).is_err() {
+                break;
+            }
+            line.push(mv);
+        }
+        line
+    }
+
+    fn report_line(&self, depth: i32, line: &Line, bound: Bound, root_move_count: usize) {
+        let pv: Vec<plugboard_plugin_api::Move> = line.moves.iter().map(|&mv| move_from_cozy(mv)).collect();
+        let mut score = to_score(line.score);
+        score.bound = bound;
+        self.reporter.report(&SearchInfo {
+            kind: InfoKind::Line,
+            depth: depth as u32,
+            seldepth: self.seldepth as u32,
+            score,
+            nodes: self.nodes,
+            time_ms: self.elapsed_ms(),
+            tbhits: 0,
+            pv: RSlice::from_slice(&pv),
+            current_move: ROption::RNone,
+            current_move_number: 0,
+            root_move_count: root_move_count as u32,
+            multipv: 1,
+        });
+    }
+
+    /// Tells the GUI which root move is being searched, at most every half second.
+    fn report_progress(&mut self, mv: Move, index: usize, count: usize) {
+        let now = self.elapsed_ms();
+        if now < self.last_progress_ms + PROGRESS_INTERVAL_MS {
+            return;
+        }
+        self.last_progress_ms = now;
+        self.reporter.report(&SearchInfo {
+            kind: InfoKind::Progress,
+            depth: 0,
+            seldepth: self.seldepth as u32,
+            score: Score::centipawns(0),
+            nodes: self.nodes,
+            time_ms: now,
+            tbhits: 0,
+            pv: RSlice::from_slice(&[]),
+            current_move: ROption::RSome(move_from_cozy(mv)),
+            current_move_number: index as u32 + 1,
+            root_move_count: count as u32,
+            multipv: 1,
+        });
+    }
+}
+
+/// Orders the root moves for the first iteration the way inner nodes are ordered.
+fn order_root_moves(root: &Board, root_moves: &mut [Move], hash_move: Option<Move>, heuristics: &Heuristics) {
+    let mut scored = Vec::new();
+    ordering::generate(root, false, hash_move, [None; 2], heuristics, &mut scored);
+    let score_of = |mv: &Move| scored.iter().find(|s| s.mv == *mv).map_or(i32::MIN, |s| s.score);
+    // Stable, so equal scores keep move-generator order and the search stays deterministic.
+    root_moves.sort_by_key(|mv| std::cmp::Reverse(score_of(mv)));
+}
+
+/// Whether the side to move has anything besides pawns and king.
+fn has_pieces(board: &Board) -> bool {
+    let us = board.colors(board.side_to_move());
+    let pieces = board.pieces(Piece::Knight) | board.pieces(Piece::Bishop) | board.pieces(Piece::Rook) | board.pieces(Piece::Queen);
+    !(us & pieces).is_empty()
+}
+
+/// The ABI score for a search score: mates as moves to mate, the rest as centipawns.
+pub fn to_score(score: i32) -> Score {
+    if score >= MATE_BOUND {
+        Score::mate_in((MATE - score + 1) / 2)
+    } else if score <= -MATE_BOUND {
+        Score::mate_in(-(MATE + score + 1) / 2)
+    } else {
+        Score::centipawns(score)
+    }
+}

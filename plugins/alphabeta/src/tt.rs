@@ -1,0 +1,212 @@
+//! The transposition table, and the one that lives on between searches.
+
+use std::sync::{Mutex, TryLockError};
+
+use cozy_chess::{Move, Piece, Square};
+use plugboard_plugin_api::Bound;
+
+use crate::search::{MATE_BOUND, MAX_PLY};
+
+/// One stored search result; 16 bytes, so four to a cache line.
+#[derive(Clone, Copy, Default)]
+struct Slot {
+    key: u64,
+    mv: u16,
+    score: i16,
+    depth: u8,
+    /// Bound in the low two bits, search generation above.
+    flags: u8,
+}
+
+/// What a probe finds.
+#[derive(Clone, Copy, Debug)]
+pub struct TtEntry {
+    pub mv: Option<Move>,
+    /// Already converted back from "mate from here" to "mate from the root".
+    pub score: i32,
+    pub depth: i32,
+    pub bound: Bound,
+}
+
+pub struct TranspositionTable {
+    slots: Vec<Slot>,
+    size_mb: u32,
+    generation: u8,
+}
+
+impl TranspositionTable {
+    pub fn new(size_mb: u32) -> TranspositionTable {
+        let bytes = (size_mb as usize).saturating_mul(1 << 20);
+        let len = (bytes / size_of::<Slot>()).max(1024);
+        TranspositionTable { slots: vec![Slot::default(); len], size_mb, generation: 0 }
+    }
+
+    pub fn size_mb(&self) -> u32 {
+        self.size_mb
+    }
+
+    pub fn clear(&mut self) {
+        self.slots.fill(Slot::default());
+        self.generation = 0;
+    }
+
+    /// Marks later stores as newer than everything already in the table.
+    pub fn new_search(&mut self) {
+        self.generation = (self.generation + 1) & 0x3F;
+    }
+
+    #[inline]
+    fn index(&self, key: u64) -> usize {
+        // Multiply-shift maps the key onto any table length without a modulo.
+        ((u128::from(key) * self.slots.len() as u128) >> 64) as usize
+    }
+
+    pub fn probe(&self, key: u64, ply: usize) -> Option<TtEntry> {
+        let slot = self.slots[self.index(key)];
+        if slot.key != key || slot.flags & 3 == 0 {
+            return None;
+        }
+        let bound = match slot.flags & 3 {
+            1 => Bound::Exact,
+            2 => Bound::Lower,
+            _ => Bound::Upper,
+        };
+        Some(TtEntry {
+            mv: unpack_move(slot.mv),
+            score: score_from_tt(i32::from(slot.score), ply),
+            depth: i32::from(slot.depth),
+            bound,
+        })
+    }
+
+    pub fn store(&mut self, key: u64, mv: Option<Move>, score: i32, depth: i32, bound: Bound, ply: usize) {
+        let index = self.index(key);
+        let slot = &mut self.slots[index];
+        let depth = depth.clamp(0, 255) as u8;
+        let same = slot.key == key;
+        let stale = slot.flags >> 2 != self.generation;
+        // Keep a deeper result for the same position unless the new one is exact.
+        if same && !stale && bound != Bound::Exact && u16::from(depth) + 3 < u16::from(slot.depth) {
+            return;
+        }
+        let packed = match mv {
+            Some(mv) => pack_move(mv),
+            None if same => slot.mv,
+            None => 0,
+        };
+        let bound_bits = match bound {
+            Bound::Exact => 1,
+            Bound::Lower => 2,
+            Bound::Upper => 3,
+        };
+        *slot = Slot {
+            key,
+            mv: packed,
+            score: score_to_tt(score, ply) as i16,
+            depth,
+            flags: bound_bits | (self.generation << 2),
+        };
+    }
+}
+
+/// Mate scores are stored relative to the node, so a mate found through a
+/// transposition at another ply still counts its distance correctly.
+fn score_to_tt(score: i32, ply: usize) -> i32 {
+    let ply = ply as i32;
+    if score >= MATE_BOUND {
+        score + ply
+    } else if score <= -MATE_BOUND {
+        score - ply
+    } else {
+        score
+    }
+}
+
+fn score_from_tt(score: i32, ply: usize) -> i32 {
+    let ply = ply as i32;
+    if score >= MATE_BOUND {
+        score - ply
+    } else if score <= -MATE_BOUND {
+        score + ply
+    } else {
+        score
+    }
+}
+
+const PROMOTIONS: [Option<Piece>; 5] = [None, Some(Piece::Knight), Some(Piece::Bishop), Some(Piece::Rook), Some(Piece::Queen)];
+
+fn pack_move(mv: Move) -> u16 {
+    let promotion = PROMOTIONS.iter().position(|&p| p == mv.promotion).unwrap_or(0) as u16;
+    (mv.from as u16) | ((mv.to as u16) << 6) | (promotion << 12)
+}
+
+fn unpack_move(packed: u16) -> Option<Move> {
+    if packed == 0 {
+        return None;
+    }
+    Some(Move {
+        from: Square::index(usize::from(packed & 63)),
+        to: Square::index(usize::from((packed >> 6) & 63)),
+        promotion: PROMOTIONS.get(usize::from((packed >> 12) & 7)).copied().flatten(),
+    })
+}
+
+/// The table kept between searches, so later moves of a game reuse what earlier searches learnt.
+static SHARED: Mutex<Option<TranspositionTable>> = Mutex::new(None);
+
+/// Runs `f` with the shared table, resized to `size_mb` if that changed and
+/// cleared if asked. If another search already holds it (two engines in one
+/// process, parallel tests) `f` gets a private table instead of waiting.
+pub fn with_shared_table<R>(size_mb: u32, clear: bool, f: impl FnOnce(&mut TranspositionTable) -> R) -> R {
+    let mut guard = match SHARED.try_lock() {
+        Ok(guard) => guard,
+        Err(TryLockError::Poisoned(poisoned)) => {
+            // A search panicked mid-store; the contents may be half-written, so start afresh.
+            let mut guard = poisoned.into_inner();
+            *guard = None;
+            guard
+        }
+        Err(TryLockError::WouldBlock) => return f(&mut TranspositionTable::new(size_mb)),
+    };
+    let table = match guard.take() {
+        Some(mut table) if table.size_mb() == size_mb => {
+            if clear {
+                table.clear();
+            }
+            table
+        }
+        _ => TranspositionTable::new(size_mb),
+    };
+    let table = guard.insert(table);
+    table.new_search();
+    f(table)
+}
+
+// Mate scores must fit the i16 slot.
+const _: () = assert!(crate::search::MATE < i16::MAX as i32 && MAX_PLY < 256);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::MATE;
+
+    #[test]
+    fn stores_and_finds() {
+        let mut tt = TranspositionTable::new(1);
+        let mv = Move { from: Square::E7, to: Square::E8, promotion: Some(Piece::Knight) };
+        tt.store(42, Some(mv), 17, 5, Bound::Lower, 3);
+        let entry = tt.probe(42, 3).unwrap();
+        assert_eq!(entry.mv, Some(mv));
+        assert_eq!((entry.score, entry.depth, entry.bound), (17, 5, Bound::Lower));
+        assert!(tt.probe(43, 3).is_none());
+    }
+
+    #[test]
+    fn mate_scores_are_relative_to_the_node() {
+        let mut tt = TranspositionTable::new(1);
+        // Mate in 5 plies from the root, found at ply 2: 3 plies from the node.
+        tt.store(7, None, MATE - 5, 9, Bound::Exact, 2);
+        // Reached again at ply 4, it is 7 plies from the root.
+        assert_eq!(tt.probe(7, 4).unwrap().score, MATE - 7);
+    }
+}

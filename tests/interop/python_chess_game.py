@@ -144,6 +144,7 @@ class CecpOpponent:
         minutes, seconds = divmod(int(round(base_s)), 60)
         inc = f"{inc_s:g}"
         # Fairy-Max announces setboard=0: games start from the standard position.
+        self.drain()
         self.send("new")
         self.send("easy")  # no pondering
         self.send("nopost")  # no thinking output
@@ -173,8 +174,9 @@ class CecpOpponent:
                 return ("resign", line)
             if words[0] in RESULTS:
                 return ("result", line)
-            if words[0] == "Illegal" or words[0].startswith("Error"):
+            if words[0] == "Illegal" or (words[0] == "Error" and any(line.endswith(m) for m in moves)):
                 raise TestFailure(f"{self.name} rejected a move we sent: {line!r}")
+            # Other 'Error (unknown command): ...' replies (Fairy-Max does not know `result`) are harmless.
             # comments ('#'), 'tellics', thinking output and the like are ignored
 
     def drain(self) -> list[str]:

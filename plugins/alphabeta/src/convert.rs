@@ -94,9 +94,8 @@ pub fn board_to_position(board: &Board) -> Position {
         }
     }
     let stm = board.side_to_move();
-    let en_passant = board
-        .en_passant()
-        .map_or(Position::NO_SQUARE, |file| Square::new(file, Rank::Sixth.relative_to(stm)) as u8);
+    let en_passant =
+        board.en_passant().map_or(Position::NO_SQUARE, |file| Square::new(file, Rank::Sixth.relative_to(stm)) as u8);
     Position {
         colors: [board.colors(Color::White).0, board.colors(Color::Black).0],
         pieces: PIECES.map(|piece| board.pieces(piece).0),
@@ -120,11 +119,7 @@ pub fn move_to_cozy(mv: Move) -> Result<cozy_chess::Move, String> {
         1..=4 => Some(PIECES[usize::from(mv.promotion)]),
         other => return Err(format!("invalid move: promotion piece {other}")),
     };
-    Ok(cozy_chess::Move {
-        from: Square::index(usize::from(mv.from)),
-        to: Square::index(usize::from(mv.to)),
-        promotion,
-    })
+    Ok(cozy_chess::Move { from: Square::index(usize::from(mv.from)), to: Square::index(usize::from(mv.to)), promotion })
 }
 
 /// The ABI form of a cozy-chess move.

@@ -15,7 +15,9 @@ mod tt;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use plugboard_plugin_api::{EvaluatorSource, OptionSpec, PluginInfo, Reporter, SearchOutcome, SearchPlugin, SearchRequest};
+use plugboard_plugin_api::{
+    EVAL_FAILURE_PREFIX, EvaluatorSource, OptionSpec, PluginInfo, Reporter, SearchOutcome, SearchPlugin, SearchRequest,
+};
 
 pub use convert::{board_from_fen, board_to_position, move_from_cozy, move_to_cozy, position_to_board};
 pub use eval::{Direct, Evaluation};
@@ -41,7 +43,9 @@ impl SearchPlugin for AlphaBeta {
     fn info() -> PluginInfo {
         PluginInfo::new("alphabeta", env!("CARGO_PKG_VERSION"))
             .author("The Plugboard authors")
-            .description("Iterative-deepening PVS alpha-beta with quiescence, transposition table and null-move pruning")
+            .description(
+                "Iterative-deepening PVS alpha-beta with quiescence, transposition table and null-move pruning",
+            )
             .option(OptionSpec::check(NULL_MOVE_OPTION, true))
     }
 
@@ -60,8 +64,14 @@ impl SearchPlugin for AlphaBeta {
         }
     }
 
-    fn search(request: &SearchRequest<'_>, eval: EvaluatorSource, reporter: Reporter<'_>) -> Result<SearchOutcome, String> {
-        let evaluator = eval.create().map_err(|error| format!("cannot create an evaluator: {error}"))?;
+    fn search(
+        request: &SearchRequest<'_>,
+        eval: EvaluatorSource,
+        reporter: Reporter<'_>,
+    ) -> Result<SearchOutcome, String> {
+        // The prefix tells the host to blame the evaluation plugin, not this one.
+        let evaluator =
+            eval.create().map_err(|error| format!("{EVAL_FAILURE_PREFIX}: cannot create an evaluator: {error}"))?;
         search_with(request, evaluator, reporter, AlphaBeta::options())
     }
 }
@@ -69,7 +79,11 @@ impl SearchPlugin for AlphaBeta {
 /// Searches with any [`Evaluation`]: an [`plugboard_plugin_api::Evaluator`]
 /// from a plugin, or [`Direct`] around a Rust evaluator linked in statically.
 /// Uses the plugin's current options.
-pub fn search<E: Evaluation>(request: &SearchRequest<'_>, eval: E, reporter: Reporter<'_>) -> Result<SearchOutcome, String> {
+pub fn search<E: Evaluation>(
+    request: &SearchRequest<'_>,
+    eval: E,
+    reporter: Reporter<'_>,
+) -> Result<SearchOutcome, String> {
     search_with(request, eval, reporter, AlphaBeta::options())
 }
 

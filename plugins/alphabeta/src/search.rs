@@ -7,8 +7,9 @@ use std::time::Instant;
 
 use cozy_chess::{Board, Move, Piece};
 use plugboard_plugin_api::{
+    Bound, EVAL_FAILED, EVAL_FAILURE_PREFIX, InfoKind, NO_DEADLINE, Reporter, Score, SearchControl, SearchInfo,
+    SearchOutcome, SearchRequest,
     abi_stable::std_types::{ROption, RSlice},
-    Bound, EVAL_FAILED, InfoKind, NO_DEADLINE, Reporter, Score, SearchControl, SearchInfo, SearchOutcome, SearchRequest,
 };
 
 use crate::{
@@ -199,12 +200,15 @@ impl<'a, E: Evaluation> Searcher<'a, E> {
             }
             let (score, bound) = self.aspiration(root, &mut root_moves, depth, previous_score);
             if self.eval_failed {
-                return Err("evaluation failed: the evaluation plugin panicked".into());
+                return Err(format!("{EVAL_FAILURE_PREFIX}: the evaluation panicked"));
             }
             if self.stopped {
                 // A root move searched to the end in the unfinished iteration beats the old line.
                 if let Some((mv, score)) = self.iteration_best {
-                    let ponder = best.as_ref().filter(|line| line.moves.first() == Some(&mv)).and_then(|line| line.moves.get(1).copied());
+                    let ponder = best
+                        .as_ref()
+                        .filter(|line| line.moves.first() == Some(&mv))
+                        .and_then(|line| line.moves.get(1).copied());
                     best = Some(Line { score, moves: std::iter::once(mv).chain(ponder).collect() });
                 }
                 break;
@@ -240,10 +244,7 @@ impl<'a, E: Evaluation> Searcher<'a, E> {
                 (hash_move.unwrap_or(root_moves[0]), None)
             }
         };
-        Ok(SearchOutcome {
-            best: ROption::RSome(move_from_cozy(best)),
-            ponder: ponder.map(move_from_cozy).into(),
-        })
+        Ok(SearchOutcome { best: ROption::RSome(move_from_cozy(best)), ponder: ponder.map(move_from_cozy).into() })
     }
 
     /// Searches the root with a narrow window around the last score, widening on failure.
@@ -326,7 +327,15 @@ impl<'a, E: Evaluation> Searcher<'a, E> {
         best_score
     }
 
-    fn negamax(&mut self, board: &Board, mut depth: i32, mut alpha: i32, mut beta: i32, ply: usize, allow_null: bool) -> i32 {
+    fn negamax(
+        &mut self,
+        board: &Board,
+        mut depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+        allow_null: bool,
+    ) -> i32 {
         self.pv_len[ply] = 0;
         let in_check = !board.checkers().is_empty();
         if self.is_draw(board, in_check) {
@@ -546,7 +555,7 @@ impl<'a, E: Evaluation> Searcher<'a, E> {
         }
         if self.node_limit != 0 && self.nodes >= self.node_limit {
             self.stopped = true;
-        } else if self.nodes % CHECK_EVERY == 0 {
+        } else if self.nodes.is_multiple_of(CHECK_EVERY) {
             let control = self.control;
             if control.stop_requested() || (!control.is_infinite() && self.elapsed_ms() >= control.hard_deadline_ms()) {
                 self.stopped = true;
@@ -689,7 +698,10 @@ fn order_root_moves(root: &Board, root_moves: &mut [Move], hash_move: Option<Mov
 /// Whether the side to move has anything besides pawns and king.
 fn has_pieces(board: &Board) -> bool {
     let us = board.colors(board.side_to_move());
-    let pieces = board.pieces(Piece::Knight) | board.pieces(Piece::Bishop) | board.pieces(Piece::Rook) | board.pieces(Piece::Queen);
+    let pieces = board.pieces(Piece::Knight)
+        | board.pieces(Piece::Bishop)
+        | board.pieces(Piece::Rook)
+        | board.pieces(Piece::Queen);
     !(us & pieces).is_empty()
 }
 

@@ -133,7 +133,8 @@ fn score_from_tt(score: i32, ply: usize) -> i32 {
     }
 }
 
-const PROMOTIONS: [Option<Piece>; 5] = [None, Some(Piece::Knight), Some(Piece::Bishop), Some(Piece::Rook), Some(Piece::Queen)];
+const PROMOTIONS: [Option<Piece>; 5] =
+    [None, Some(Piece::Knight), Some(Piece::Bishop), Some(Piece::Rook), Some(Piece::Queen)];
 
 fn pack_move(mv: Move) -> u16 {
     let promotion = PROMOTIONS.iter().position(|&p| p == mv.promotion).unwrap_or(0) as u16;

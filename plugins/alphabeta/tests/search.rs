@@ -12,8 +12,8 @@ use plugboard_alphabeta::{
 };
 use plugboard_eval_pesto::{Pesto, PestoEvaluator};
 use plugboard_plugin_api::{
-    EVAL_FAILED, EvalPlugin, Evaluate, Evaluator, InfoKind, Move, NO_DEADLINE, Position, Reporter, Score, ScoreKind,
-    SearchControl, SearchOutcome, SearchPlugin, SearchRequest, abi_stable::std_types::RSlice,
+    EVAL_FAILED, EVAL_FAILURE_PREFIX, EvalPlugin, Evaluate, Evaluator, InfoKind, Move, NO_DEADLINE, Position, Reporter,
+    Score, ScoreKind, SearchControl, SearchOutcome, SearchPlugin, SearchRequest, abi_stable::std_types::RSlice,
 };
 
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -69,12 +69,7 @@ fn run_with<E: Evaluation>(setup: Setup<'_>, control: &SearchControl, eval: E) -
     };
     let outcome = search(&request, eval, Reporter::new(&callback))?;
     let last = last.into_inner().unwrap();
-    Ok(Result {
-        outcome,
-        score: last.map(|l| l.0),
-        depth: last.map_or(0, |l| l.1),
-        nodes: last.map_or(0, |l| l.2),
-    })
+    Ok(Result { outcome, score: last.map(|l| l.0), depth: last.map_or(0, |l| l.1), nodes: last.map_or(0, |l| l.2) })
 }
 
 fn run(setup: Setup<'_>) -> Result {
@@ -177,7 +172,12 @@ fn game_history_counts_for_repetition() {
     // The same root without its history is simply lost.
     let root = "7k/5ppp/8/8/8/8/8/K2Q4 b - - 7 4";
     let result = run(Setup { fen: root, depth: 5, ..Setup::default() });
-    assert!(matches!(result.score, Some(Score { kind: ScoreKind::Centipawns, value, .. }) if value < -500) || matches!(result.score, Some(Score { kind: ScoreKind::Mate, .. })), "{:?}", result.score);
+    assert!(
+        matches!(result.score, Some(Score { kind: ScoreKind::Centipawns, value, .. }) if value < -500)
+            || matches!(result.score, Some(Score { kind: ScoreKind::Mate, .. })),
+        "{:?}",
+        result.score
+    );
 }
 
 #[test]
@@ -218,7 +218,8 @@ fn stops_promptly_when_told() {
     let control = SearchControl::new(NO_DEADLINE, NO_DEADLINE, true);
     let (result, stop_delay) = thread::scope(|scope| {
         let handle = scope.spawn(|| {
-            let result = run_with(Setup { fen: KIWIPETE, ..Setup::default() }, &control, Direct(PestoEvaluator::with_tempo(10)));
+            let result =
+                run_with(Setup { fen: KIWIPETE, ..Setup::default() }, &control, Direct(PestoEvaluator::with_tempo(10)));
             (result, Instant::now())
         });
         thread::sleep(Duration::from_millis(300));
@@ -236,7 +237,9 @@ fn stops_promptly_when_told() {
 fn honours_the_hard_deadline() {
     let control = SearchControl::new(NO_DEADLINE, 100, false);
     let started = Instant::now();
-    let result = run_with(Setup { fen: KIWIPETE, ..Setup::default() }, &control, Direct(PestoEvaluator::with_tempo(10))).unwrap();
+    let result =
+        run_with(Setup { fen: KIWIPETE, ..Setup::default() }, &control, Direct(PestoEvaluator::with_tempo(10)))
+            .unwrap();
     assert!(started.elapsed() < Duration::from_millis(300), "took {:?}", started.elapsed());
     assert_legal(KIWIPETE, &result.outcome);
 }
@@ -279,7 +282,7 @@ fn a_panicking_evaluation_aborts_the_search() {
     let error = run_with(Setup { depth: 5, ..Setup::default() }, &control, Evaluator::from_rust(Faulty(500)))
         .err()
         .expect("the search should fail");
-    assert!(error.starts_with("evaluation failed"), "{error}");
+    assert!(error.starts_with(EVAL_FAILURE_PREFIX), "{error}");
 
     struct Fails;
     impl Evaluation for Fails {
@@ -333,7 +336,8 @@ fn rejects_invalid_positions() {
     let control = SearchControl::new(NO_DEADLINE, NO_DEADLINE, false);
     let mut root = board_to_position(&Board::default());
     root.pieces[5] = 0; // no kings
-    root.colors = [root.pieces.iter().fold(0, |a, b| a | b) & 0xFFFF, root.pieces.iter().fold(0, |a, b| a | b) >> 48 << 48];
+    root.colors =
+        [root.pieces.iter().fold(0, |a, b| a | b) & 0xFFFF, root.pieces.iter().fold(0, |a, b| a | b) >> 48 << 48];
     let request = SearchRequest {
         game_start: root,
         moves: RSlice::from_slice(&[]),
@@ -350,4 +354,41 @@ fn rejects_invalid_positions() {
     let callback = |_: &plugboard_plugin_api::SearchInfo<'_>| {};
     let error = search(&request, Direct(PestoEvaluator::with_tempo(0)), Reporter::new(&callback)).unwrap_err();
     assert!(error.contains("invalid position"), "{error}");
+}
+
+/// An evaluation plugin that cannot make evaluators.
+struct Unavailable;
+
+impl EvalPlugin for Unavailable {
+    type Evaluator = PestoEvaluator;
+
+    fn info() -> plugboard_plugin_api::PluginInfo {
+        plugboard_plugin_api::PluginInfo::new("unavailable", "0")
+    }
+
+    fn new_evaluator() -> std::result::Result<PestoEvaluator, String> {
+        Err("no weights file".into())
+    }
+}
+
+#[test]
+fn an_evaluator_that_cannot_be_made_is_an_evaluation_error() {
+    let control = SearchControl::new(NO_DEADLINE, NO_DEADLINE, false);
+    let root = board_to_position(&Board::default());
+    let request = SearchRequest {
+        game_start: root,
+        moves: RSlice::from_slice(&[]),
+        root,
+        root_moves: RSlice::from_slice(&[]),
+        depth: 3,
+        nodes: 0,
+        threads: 1,
+        hash_mb: 1,
+        multipv: 1,
+        clear_hash: false,
+        control: &control,
+    };
+    let callback = |_: &plugboard_plugin_api::SearchInfo<'_>| {};
+    let error = AlphaBeta::search(&request, Unavailable::module().source(), Reporter::new(&callback)).unwrap_err();
+    assert!(error.starts_with(EVAL_FAILURE_PREFIX) && error.contains("no weights file"), "{error}");
 }

@@ -1,0 +1,163 @@
+//! Every plugin fault end to end: files that are refused at scan time, and
+//! plugins that fail once chosen. The engine must say what happened, fall back to
+//! the built-in plugin and still move in time.
+
+mod common;
+
+use std::{
+    fs,
+    process::Command,
+    time::{Duration, Instant},
+};
+
+use common::{Engine, binary, built_library, plugin_folder};
+use shakmaty::{Chess, Position, uci::UciMove};
+
+fn legal_from_start(m: &str) -> bool {
+    let position = Chess::default();
+    m.parse::<UciMove>().ok().and_then(|uci| uci.to_move(&position).ok()).is_some()
+}
+
+/// A folder with one file of each kind the scanner must refuse.
+fn folder_of_refusals() -> tempfile::TempDir {
+    let dir = plugin_folder(&[("faulty_old_api", "old_api.so"), ("faulty_no_entry", "no_entry.so")]);
+    fs::write(dir.path().join("notes.so"), "these are notes, not a library\n").unwrap();
+    let real = fs::read(built_library("plugboard_eval_material")).unwrap();
+    fs::write(dir.path().join("truncated.so"), &real[..real.len() / 2]).unwrap();
+    dir
+}
+
+#[test]
+fn list_plugins_shows_every_plugin_and_every_refusal_with_its_reason() {
+    let dir = folder_of_refusals();
+    let output = Command::new(binary())
+        .arg("--list-plugins")
+        .env("PLUGBOARD_PLUGIN_PATH", dir.path())
+        .env("XDG_DATA_HOME", dir.path().join("data"))
+        .output()
+        .expect("runs");
+    assert!(output.status.success());
+    let text = String::from_utf8_lossy(&output.stdout);
+    for (file, reason) in [
+        ("notes.so", "not a library"),
+        ("truncated.so", "truncated library"),
+        ("old_api.so", "built against plugin API 0.0.1"),
+        ("no_entry.so", "exports no plugin root module"),
+    ] {
+        let line = text.lines().find(|l| l.contains(file)).unwrap_or_else(|| panic!("{file} not listed:\n{text}"));
+        assert!(line.starts_with("refused") && line.contains(reason), "{line}");
+    }
+    for (kind, name) in [("search", "alphabeta"), ("evaluation", "pesto"), ("evaluation", "material")] {
+        assert!(
+            text.lines().any(|l| l.starts_with(kind) && l.contains(name) && l.contains(std::env::consts::DLL_SUFFIX)),
+            "{kind} {name} not listed with its file:\n{text}"
+        );
+    }
+}
+
+#[test]
+fn refused_files_are_reported_as_debug_lines_and_the_engine_plays_on() {
+    let dir = folder_of_refusals();
+    let mut engine = Engine::start(Some(dir.path()));
+    engine.handshake();
+    let lines = engine.sync(1);
+    for file in ["notes.so", "truncated.so", "old_api.so", "no_entry.so"] {
+        assert!(
+            lines.iter().any(|l| l.starts_with("# plugin refused: ") && l.contains(file)),
+            "{file} refusal not reported:\n{}",
+            lines.join("\n")
+        );
+    }
+    engine.send("new");
+    engine.send("playother");
+    engine.send("st 0.5");
+    engine.send("usermove e2e4");
+    engine.expect_move();
+}
+
+/// Chooses `choice` for `option`, starts a game with `time_cs` on our clock, and
+/// returns the lines up to our move and the time it took.
+fn play_with(choice: (&str, &str), folder: &tempfile::TempDir, time_cs: u32) -> (Vec<String>, Duration) {
+    let mut engine = Engine::start(Some(folder.path()));
+    engine.handshake();
+    engine.send(&format!("option {}={}", choice.0, choice.1));
+    engine.sync(1);
+    engine.send("new");
+    engine.send("level 0 1 0");
+    engine.send(&format!("time {time_cs}"));
+    engine.send(&format!("otim {time_cs}"));
+    engine.send("white");
+    let started = Instant::now();
+    engine.send("go");
+    let lines = engine.read_until(|l| l.starts_with("move "));
+    let took = started.elapsed();
+    let m = lines.last().unwrap().strip_prefix("move ").unwrap().to_owned();
+    assert!(legal_from_start(&m), "illegal move {m}");
+    // The next search uses the fallback without further complaint.
+    engine.send("force");
+    engine.send("new");
+    engine.send("st 0.3");
+    engine.send("go");
+    let next = engine.read_until(|l| l.starts_with("move "));
+    assert!(next.iter().all(|l| !l.starts_with("tellusererror")), "{}", next.join("\n"));
+    (lines, took)
+}
+
+fn assert_fell_back(lines: &[String], culprit: &str, fallback: &str, combo: &str) {
+    let text = lines.join("\n");
+    let error = lines.iter().find(|l| l.starts_with("tellusererror")).unwrap_or_else(|| panic!("no tellusererror:\n{text}"));
+    assert!(error.contains(culprit) && error.contains(fallback), "{error}");
+    assert!(lines.iter().any(|l| l.starts_with(&format!("feature option=\"{combo} -combo *{fallback}"))), "{text}");
+}
+
+#[test]
+fn a_panicking_evaluation_is_replaced_and_the_engine_still_moves() {
+    let folder = plugin_folder(&[("faulty_eval_panic", "panicky.so")]);
+    let (lines, _) = play_with(("Evaluation", "panicky"), &folder, 1000);
+    assert_fell_back(&lines, "panicky", "pesto", "Evaluation");
+}
+
+#[test]
+fn a_panicking_search_is_replaced_and_the_engine_still_moves() {
+    let folder = plugin_folder(&[("faulty_search_panic", "crashy.so")]);
+    let (lines, _) = play_with(("Search", "crashy"), &folder, 1000);
+    assert_fell_back(&lines, "crashy", "alphabeta", "Search");
+}
+
+#[test]
+fn a_search_that_ignores_the_stop_flag_still_loses_no_time() {
+    let folder = plugin_folder(&[("faulty_search_hang", "stubborn.so")]);
+    // Two seconds on the clock: the move must come before they run out.
+    let (lines, took) = play_with(("Search", "stubborn"), &folder, 200);
+    assert!(took < Duration::from_secs(2), "moved after {took:?}, the clock had 2 s");
+    assert_fell_back(&lines, "stubborn", "alphabeta", "Search");
+}
+
+#[test]
+fn rescan_picks_up_new_and_changed_files() {
+    let folder = tempfile::tempdir().unwrap();
+    let mut engine = Engine::start(Some(folder.path()));
+    engine.handshake();
+    let plugin = folder.path().join("custom.so");
+    fs::copy(built_library("faulty_eval_panic"), &plugin).unwrap();
+    engine.send("option Rescan plugins");
+    let lines = engine.sync(1);
+    assert!(lines.iter().any(|l| l == "feature option=\"Evaluation -combo *pesto /// material /// panicky\""), "{}", lines.join("\n"));
+    // Replace the file under the same name: the new library is loaded from a fresh copy.
+    fs::remove_file(&plugin).unwrap();
+    fs::copy(built_library("faulty_search_panic"), &plugin).unwrap();
+    engine.send("option Rescan plugins");
+    let lines = engine.sync(2);
+    assert!(lines.iter().any(|l| l == "feature option=\"Search -combo *alphabeta /// crashy\""), "{}", lines.join("\n"));
+    assert!(lines.iter().any(|l| l == "feature option=\"Evaluation -combo *pesto /// material\""), "{}", lines.join("\n"));
+}
+
+#[test]
+fn a_plugin_is_chosen_by_name_never_by_path() {
+    let mut engine = Engine::start(None);
+    engine.handshake();
+    let path = built_library("faulty_eval_panic");
+    engine.send(&format!("option Evaluation={}", path.display()));
+    let lines = engine.sync(1);
+    assert!(lines.iter().any(|l| l.starts_with("Error (bad parameter): option Evaluation=")), "{}", lines.join("\n"));
+}

@@ -1,0 +1,249 @@
+//! End to end through pipes: the handshake, a game, analysis, errors and the
+//! evaluation swap, with the real bundled plugins.
+
+mod common;
+
+use std::time::Duration;
+
+use common::{Engine, thinking};
+use shakmaty::{Chess, Position, uci::UciMove};
+
+fn play(position: &mut Chess, text: &str) {
+    let uci: UciMove = text.parse().unwrap_or_else(|_| panic!("{text} is not a coordinate move"));
+    let m = uci.to_move(position).unwrap_or_else(|_| panic!("{text} is illegal in {position:?}"));
+    position.play_unchecked(m);
+}
+
+#[test]
+fn handshake_announces_features_and_options() {
+    let mut engine = Engine::start(None);
+    let features = engine.handshake();
+    assert_eq!(features.first().map(String::as_str), Some("feature done=0"));
+    assert_eq!(features.last().map(String::as_str), Some("feature done=1"));
+    let all = features.join("\n");
+    for wanted in ["myname=\"Plugboard", "ping=1", "setboard=1", "usermove=1", "sigint=0", "sigterm=0", "analyze=1", "memory=1"] {
+        assert!(all.contains(wanted), "{wanted} missing from:\n{all}");
+    }
+    for option in [
+        "feature option=\"Search -combo *alphabeta\"",
+        "feature option=\"Evaluation -combo *pesto /// material\"",
+        "feature option=\"Rescan plugins -button\"",
+        "feature option=\"Null move pruning -check 1\"",
+        "feature option=\"Tempo -spin 10 0 100\"",
+    ] {
+        assert!(features.iter().any(|l| l == option), "{option} missing from:\n{all}");
+    }
+    assert!(features.iter().any(|l| l.starts_with("feature option=\"Plugin folder -path ")), "{all}");
+}
+
+#[test]
+fn plays_legal_moves_in_a_game_driven_by_force_and_go() {
+    let mut engine = Engine::start(None);
+    engine.handshake();
+    engine.send("new");
+    engine.send("level 0 1 0");
+    engine.send("post");
+    engine.send("force");
+    let mut position = Chess::default();
+    for m in ["e2e4", "e7e5", "g1f3"] {
+        engine.send(&format!("usermove {m}"));
+        play(&mut position, m);
+    }
+    // Engine plays Black from here, we answer with bare moves (protocol 1 style).
+    engine.send("time 6000");
+    engine.send("otim 6000");
+    engine.send("go");
+    for _ in 0..4 {
+        let reply = engine.expect_move();
+        play(&mut position, &reply);
+        let ours = position.legal_moves().first().copied().expect("the game goes on");
+        let text = UciMove::from_standard(ours).to_string();
+        play(&mut position, &text);
+        engine.send("time 6000");
+        engine.send(&text);
+    }
+    let reply = engine.expect_move();
+    play(&mut position, &reply);
+    assert!(engine.transcript.iter().any(|l| thinking(l).is_some()), "no thinking output with post on");
+}
+
+#[test]
+fn ping_is_answered_after_the_move() {
+    let mut engine = Engine::start(None);
+    engine.handshake();
+    engine.send("new");
+    engine.send("st 1");
+    engine.send("go");
+    engine.send("ping 42");
+    let lines = engine.read_until(|l| l == "pong 42");
+    assert!(lines.iter().any(|l| l.starts_with("move ")), "pong came before the move:\n{}", lines.join("\n"));
+}
+
+#[test]
+fn move_now_interrupts_a_long_search() {
+    let mut engine = Engine::start(None);
+    engine.handshake();
+    engine.send("new");
+    engine.send("st 600");
+    engine.send("go");
+    std::thread::sleep(Duration::from_millis(200));
+    engine.send("?");
+    let m = engine.expect_move();
+    let mut position = Chess::default();
+    play(&mut position, &m);
+}
+
+#[test]
+fn bad_input_gets_protocol_errors_and_the_state_survives() {
+    let mut engine = Engine::start(None);
+    engine.handshake();
+    engine.send("new");
+    engine.send("force");
+    engine.send("frobnicate the board");
+    engine.send("usermove e2e5");
+    engine.send("level forty");
+    engine.send("option Tempo=1000");
+    engine.send("option No such option=1");
+    engine.send("setboard this is not a fen");
+    engine.send("usermove e2e4");
+    let lines = engine.sync(1);
+    let expect = |prefix: &str| {
+        assert!(lines.iter().any(|l| l.starts_with(prefix)), "no line starting {prefix:?} in:\n{}", lines.join("\n"))
+    };
+    expect("Error (unknown command): frobnicate the board");
+    expect("Illegal move (not legal in this position): e2e5");
+    expect("Error (bad parameter): level forty");
+    expect("Error (bad parameter): option Tempo=1000");
+    expect("Error (unknown option): option No such option=1");
+    expect("tellusererror Illegal position");
+    expect("Illegal move (no legal position is set up): e2e4");
+    // A good position brings moves back.
+    engine.send("setboard rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+    engine.send("usermove e7e5");
+    let lines = engine.sync(2);
+    assert!(lines.iter().all(|l| !l.starts_with("Illegal")), "{}", lines.join("\n"));
+    engine.send("st 1");
+    engine.send("go");
+    let mut position: Chess = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
+        .parse::<shakmaty::fen::Fen>()
+        .unwrap()
+        .into_position(shakmaty::CastlingMode::Standard)
+        .unwrap();
+    let m = engine.expect_move();
+    play(&mut position, &m);
+}
+
+#[test]
+fn claims_mate_after_its_own_move() {
+    let mut engine = Engine::start(None);
+    engine.handshake();
+    engine.send("new");
+    engine.send("setboard 6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1");
+    engine.send("st 1");
+    engine.send("go");
+    let lines = engine.read_until(|l| l.starts_with("1-0"));
+    assert!(lines.iter().any(|l| l == "move d1d8"), "{}", lines.join("\n"));
+    assert_eq!(lines.last().map(String::as_str), Some("1-0 {White mates}"));
+}
+
+#[test]
+fn analysis_follows_moves_and_exits() {
+    let mut engine = Engine::start(None);
+    engine.handshake();
+    engine.send("new");
+    engine.send("force");
+    engine.send("post");
+    engine.send("analyze");
+    engine.read_until(|l| thinking(l).is_some_and(|(depth, _, _)| depth >= 4));
+    engine.send("usermove e2e4");
+    engine.sync(1);
+    let lines = engine.read_until(|l| thinking(l).is_some_and(|(depth, _, _)| depth >= 3));
+    let (_, _, pv) = thinking(lines.last().unwrap()).unwrap();
+    let mut position = Chess::default();
+    play(&mut position, "e2e4");
+    for m in pv.split_whitespace() {
+        play(&mut position, m);
+    }
+    engine.send(".");
+    let status = engine.sync(2);
+    assert!(status.iter().any(|l| l.starts_with("stat01: ")), "{}", status.join("\n"));
+    engine.send("exit");
+    engine.sync(3);
+    // After exit nothing more is analysed.
+    assert!(engine.next_line(Duration::from_millis(300)).is_none());
+}
+
+#[test]
+fn choosing_another_evaluation_mid_analysis_changes_the_scores() {
+    let mut engine = Engine::start(None);
+    engine.handshake();
+    engine.send("new");
+    engine.send("force");
+    engine.send("post");
+    engine.send("analyze");
+    let pesto = engine.read_until(|l| thinking(l).is_some_and(|(depth, _, _)| depth >= 6));
+    assert!(pesto.iter().filter_map(|l| thinking(l)).any(|(_, score, _)| score != 0), "pesto scored 0 throughout");
+    engine.send("option Evaluation=material");
+    let readvertised = engine.sync(1);
+    assert!(
+        readvertised.iter().any(|l| l == "feature option=\"Evaluation -combo pesto /// *material\""),
+        "{}",
+        readvertised.join("\n")
+    );
+    // Everything after the pong comes from the new search: with material only, a
+    // balanced opening scores exactly 0 however deep it looks.
+    let material = engine.read_until(|l| thinking(l).is_some_and(|(depth, _, _)| depth >= 6));
+    let scores: Vec<i64> = material.iter().filter_map(|l| thinking(l)).map(|(_, score, _)| score).collect();
+    assert!(!scores.is_empty());
+    assert!(scores.iter().all(|&s| s == 0), "material scores {scores:?}");
+    assert_eq!(thinking(material.iter().find(|l| thinking(l).is_some()).unwrap()).unwrap().0, 1, "the search restarted");
+}
+
+#[test]
+fn plugin_options_reach_the_plugin() {
+    let mut engine = Engine::start(None);
+    engine.handshake();
+    engine.send("option Evaluation=material");
+    engine.send("option Bishop pair bonus=150");
+    engine.send("new");
+    engine.send("force");
+    engine.send("post");
+    // White has the bishop pair, Black has bishop and knight: the bonus is the whole score.
+    engine.send("setboard 4k3/8/8/2n1b3/8/8/8/2B1KB2 w - - 0 1");
+    engine.send("sd 1");
+    engine.send("go");
+    let lines = engine.read_until(|l| l.starts_with("move "));
+    let scores: Vec<i64> = lines.iter().filter_map(|l| thinking(l)).map(|(_, s, _)| s).collect();
+    assert!(scores.contains(&(330 - 320 + 150)), "scores {scores:?}");
+}
+
+#[test]
+fn quit_and_end_of_input_end_the_process() {
+    let mut engine = Engine::start(None);
+    engine.handshake();
+    engine.send("analyze");
+    engine.send("quit");
+    assert!(engine.wait_exit(Duration::from_secs(5)).is_some_and(|s| s.success()));
+
+    let mut engine = Engine::start(None);
+    engine.handshake();
+    engine.send("new");
+    engine.send("st 100");
+    engine.send("go");
+    engine.close_input();
+    assert!(engine.wait_exit(Duration::from_secs(5)).is_some_and(|s| s.success()));
+}
+
+#[cfg(unix)]
+#[test]
+fn sigint_does_not_kill_and_sigterm_ends_cleanly() {
+    let mut engine = Engine::start(None);
+    engine.handshake();
+    let kill = |signal: &str, pid: u32| {
+        std::process::Command::new("kill").args([signal, &pid.to_string()]).status().expect("kill runs");
+    };
+    kill("-INT", engine.pid());
+    engine.sync(1);
+    kill("-TERM", engine.pid());
+    assert!(engine.wait_exit(Duration::from_secs(5)).is_some_and(|s| s.success()));
+}

@@ -7,12 +7,14 @@ use std::{
     time::{Duration, Instant},
 };
 
-use abi_stable::std_types::{RResult, RSlice};
+use abi_stable::std_types::RSlice;
+use plugboard_alphabeta::Direct;
+use plugboard_eval_pesto::PestoEvaluator;
 use plugboard_plugin_api::{InfoKind, NO_DEADLINE, Reporter, SearchControl, SearchInfo, SearchRequest};
 
 use crate::{
     game::{self, Game},
-    plugins::{Kind, PluginHost},
+    plugins::{Kind, Origin, PluginHost},
 };
 
 #[derive(clap::Args, Debug, Clone)]
@@ -23,6 +25,13 @@ pub struct BenchArgs {
     /// Hash table size in MiB.
     #[arg(long, default_value_t = 16)]
     pub hash: u32,
+    /// Compare the pesto evaluation linked statically with the same evaluation
+    /// called through the plugin boundary (loaded from its library file).
+    #[arg(long)]
+    pub boundary: bool,
+    /// Rounds of the boundary comparison; the fastest round of each side counts.
+    #[arg(long, default_value_t = 3)]
+    pub rounds: u32,
 }
 
 /// Middlegames, endgames and tactics from common engine bench sets.
@@ -45,6 +54,15 @@ pub struct BenchResult {
 }
 
 pub fn run(plugins: &PluginHost, args: &BenchArgs) -> ExitCode {
+    if args.boundary {
+        return match boundary(plugins, args) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(why) => {
+                eprintln!("bench failed: {why}");
+                ExitCode::FAILURE
+            }
+        };
+    }
     let search = plugins.selected(Kind::Search);
     let eval = plugins.selected(Kind::Eval);
     println!("search {} from {}, evaluation {} from {}", search.name(), search.origin, eval.name(), eval.origin);
@@ -66,6 +84,16 @@ pub fn run(plugins: &PluginHost, args: &BenchArgs) -> ExitCode {
 pub fn bench(plugins: &PluginHost, args: &BenchArgs) -> Result<BenchResult, String> {
     let (module, _) = plugins.search_module();
     let (eval, _) = plugins.evaluator_source();
+    over_positions(args, |request, reporter| {
+        (module.search())(request, eval, reporter).into_result().map(drop).map_err(Into::into)
+    })
+}
+
+/// Runs `search` on every bench position and sums nodes and time.
+fn over_positions(
+    args: &BenchArgs,
+    mut search: impl FnMut(&SearchRequest<'_>, Reporter<'_>) -> Result<(), String>,
+) -> Result<BenchResult, String> {
     let mut total = BenchResult { nodes: 0, elapsed: Duration::ZERO };
     for (index, fen) in POSITIONS.iter().enumerate() {
         let game = Game::from_fen(fen)?;
@@ -88,18 +116,52 @@ pub fn bench(plugins: &PluginHost, args: &BenchArgs) -> Result<BenchResult, Stri
         };
         let nodes = Mutex::new(0u64);
         let record = |info: &SearchInfo<'_>| {
-            if info.kind == InfoKind::Line {
-                if let Ok(mut nodes) = nodes.lock() {
-                    *nodes = (*nodes).max(info.nodes);
-                }
+            if info.kind == InfoKind::Line
+                && let Ok(mut nodes) = nodes.lock()
+            {
+                *nodes = (*nodes).max(info.nodes);
             }
         };
         let started = Instant::now();
-        if let RResult::RErr(why) = (module.search())(&request, eval, Reporter::new(&record)) {
-            return Err(format!("position {}: {why}", index + 1));
-        }
+        search(&request, Reporter::new(&record)).map_err(|why| format!("position {}: {why}", index + 1))?;
         total.elapsed += started.elapsed();
         total.nodes += nodes.into_inner().unwrap_or(0);
     }
     Ok(total)
+}
+
+/// The same search (the built-in alphabeta) with the same evaluation (pesto),
+/// once called directly and once through the plugin boundary; prints both and
+/// the ratio of their speeds.
+fn boundary(plugins: &PluginHost, args: &BenchArgs) -> Result<(), String> {
+    let plugin = plugins
+        .registry()
+        .plugins()
+        .iter()
+        .find(|p| p.kind == Kind::Eval && p.name() == "pesto" && p.origin != Origin::Builtin)
+        .ok_or("the pesto plugin library was not found; build the workspace first")?;
+    println!("boundary: pesto from {}", plugin.origin);
+    let source = plugin.eval_module().ok_or("pesto is not an evaluation")?.source();
+    let mut best_static: Option<BenchResult> = None;
+    let mut best_boundary: Option<BenchResult> = None;
+    let faster = |best: Option<BenchResult>, new: BenchResult| match best {
+        Some(best) if best.elapsed <= new.elapsed => Some(best),
+        _ => Some(new),
+    };
+    for _ in 0..args.rounds.max(1) {
+        let direct = over_positions(args, |request, reporter| {
+            plugboard_alphabeta::search(request, Direct(PestoEvaluator::new()), reporter).map(drop)
+        })?;
+        best_static = faster(best_static, direct);
+        let through = over_positions(args, |request, reporter| {
+            plugboard_alphabeta::search(request, source.create()?, reporter).map(drop)
+        })?;
+        best_boundary = faster(best_boundary, through);
+    }
+    let (Some(direct), Some(through)) = (best_static, best_boundary) else { return Err("no rounds".into()) };
+    let nps = |r: &BenchResult| r.nodes as f64 / r.elapsed.as_secs_f64().max(1e-9);
+    println!("static   : {} nodes in {} ms, {:.0} nodes/s", direct.nodes, direct.elapsed.as_millis(), nps(&direct));
+    println!("boundary : {} nodes in {} ms, {:.0} nodes/s", through.nodes, through.elapsed.as_millis(), nps(&through));
+    println!("ratio    : {:.3} (boundary nodes/s over static nodes/s)", nps(&through) / nps(&direct));
+    Ok(())
 }

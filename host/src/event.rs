@@ -8,10 +8,18 @@ pub enum Event {
     Line(String),
     /// The GUI closed our standard input.
     EndOfInput,
-    Progress { job: u64, progress: Progress },
-    Finished { job: u64, outcome: Result<SearchOutcome, String> },
+    Progress {
+        job: u64,
+        progress: Progress,
+    },
+    Finished {
+        job: u64,
+        outcome: Result<SearchOutcome, String>,
+    },
     /// The search was told to stop and has not returned in time.
-    Overdue { job: u64 },
+    Overdue {
+        job: u64,
+    },
     /// SIGINT: never fatal; moves now when thinking.
     Interrupt,
     /// SIGTERM: leave cleanly.

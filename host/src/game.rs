@@ -3,9 +3,7 @@
 
 use plugboard_plugin_api as api;
 use shakmaty::{
-    CastlingMode, CastlingSide, Chess, Color, EnPassantMode, Move, Position, Role, Square,
-    fen::Fen,
-    uci::UciMove,
+    CastlingMode, CastlingSide, Chess, Color, EnPassantMode, Move, Position, Role, Square, fen::Fen, uci::UciMove,
     zobrist::Zobrist64,
 };
 
@@ -90,14 +88,13 @@ impl Game {
             return Ok(m);
         }
         // GUIs write Chess960 castling either way; accept king-takes-rook in standard games too.
-        if let UciMove::Normal { from, to, promotion: None } = uci {
-            if let Some(m) = position
+        if let UciMove::Normal { from, to, promotion: None } = uci
+            && let Some(m) = position
                 .legal_moves()
                 .into_iter()
                 .find(|m| matches!(m, Move::Castle { king, rook } if *king == from && *rook == to))
-            {
-                return Ok(m);
-            }
+        {
+            return Ok(m);
         }
         if position.is_game_over() { Err("game is over") } else { Err("not legal in this position") }
     }
@@ -124,7 +121,11 @@ impl Game {
     pub fn move_text(&self, m: Move) -> String {
         match (self.mode, m) {
             (CastlingMode::Chess960, Move::Castle { king, rook }) => {
-                if rook.file() > king.file() { "O-O".into() } else { "O-O-O".into() }
+                if rook.file() > king.file() {
+                    "O-O".into()
+                } else {
+                    "O-O-O".into()
+                }
             }
             _ => UciMove::from_move(m, self.mode).to_string(),
         }
@@ -169,7 +170,7 @@ impl Game {
     /// A legal move of the current position from the plugin API's encoding.
     pub fn from_plugin_move(&self, m: api::Move) -> Option<Move> {
         let position = self.position();
-        let promotion = m.promotion().map(|p| role_of(p));
+        let promotion = m.promotion().map(role_of);
         position.legal_moves().into_iter().find(|candidate| {
             let from = candidate.from().map(|s| s as u8);
             from == Some(m.from) && candidate.to() as u8 == m.to && candidate.promotion() == promotion

@@ -35,7 +35,8 @@ pub fn init(file: Option<&Path>) -> Option<WorkerGuard> {
         }
     };
     let (writer, guard) = tracing_appender::non_blocking(appender);
-    let subscriber = tracing_subscriber::fmt().with_writer(writer).with_ansi(false).with_max_level(tracing::Level::DEBUG).finish();
+    let subscriber =
+        tracing_subscriber::fmt().with_writer(writer).with_ansi(false).with_max_level(tracing::Level::DEBUG).finish();
     tracing::subscriber::set_global_default(subscriber).ok()?;
     std::panic::set_hook(Box::new(|info| {
         tracing::error!(target: "panic", "{info}");

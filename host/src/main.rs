@@ -7,7 +7,11 @@ use clap::{Parser, Subcommand};
 use plugboard::{bench, engine, logging, perft, plugins::PluginHost};
 
 #[derive(Parser)]
-#[command(name = "plugboard", version, about = "A chess engine for xboard/WinBoard whose search and evaluation are plugins")]
+#[command(
+    name = "plugboard",
+    version,
+    about = "A chess engine for xboard/WinBoard whose search and evaluation are plugins"
+)]
 struct Cli {
     /// List every plugin found (and every file refused, with why), then exit.
     #[arg(long)]
@@ -69,7 +73,8 @@ fn list_plugins(plugins: &PluginHost) -> String {
             Some(why) => format!(" (disabled: {why})"),
             None => String::new(),
         };
-        text += &format!("{:<10} {:<14} {:<8} {}{state}\n", plugin.kind, plugin.name(), plugin.info.version, plugin.origin);
+        text +=
+            &format!("{:<10} {:<14} {:<8} {}{state}\n", plugin.kind, plugin.name(), plugin.info.version, plugin.origin);
     }
     for refusal in plugins.registry().refused() {
         text += &format!("refused    {}: {}\n", refusal.path.display(), refusal.reason);

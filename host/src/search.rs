@@ -73,7 +73,8 @@ impl SearchJob {
         });
         if let Err(error) = spawned {
             shared.finished.store(true, Ordering::Release);
-            let _ = inbox.send(Event::Finished { job: id, outcome: Err(format!("cannot start a search thread: {error}")) });
+            let _ =
+                inbox.send(Event::Finished { job: id, outcome: Err(format!("cannot start a search thread: {error}")) });
             return SearchJob { id, shared };
         }
         let watcher_shared = Arc::clone(&shared);
@@ -98,7 +99,12 @@ impl SearchJob {
     }
 }
 
-fn run(spec: &SearchSpec, control: &SearchControl, id: u64, inbox: &Sender<Event>) -> Result<plugboard_plugin_api::SearchOutcome, String> {
+fn run(
+    spec: &SearchSpec,
+    control: &SearchControl,
+    id: u64,
+    inbox: &Sender<Event>,
+) -> Result<plugboard_plugin_api::SearchOutcome, String> {
     let request = SearchRequest {
         game_start: spec.game_start,
         moves: RSlice::from_slice(&spec.moves),
@@ -140,7 +146,10 @@ fn watch(id: u64, shared: &Shared, inbox: &Sender<Event>) {
     let mut stopped_at: Option<Instant> = None;
     while !shared.finished.load(Ordering::Acquire) {
         let hard = shared.control.hard_deadline_ms();
-        if hard != NO_DEADLINE && !shared.control.is_infinite() && shared.started.elapsed() >= Duration::from_millis(hard) {
+        if hard != NO_DEADLINE
+            && !shared.control.is_infinite()
+            && shared.started.elapsed() >= Duration::from_millis(hard)
+        {
             shared.control.request_stop();
         }
         if shared.control.stop_requested() {

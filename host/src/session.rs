@@ -671,7 +671,8 @@ impl Session {
 
     /// Plays the best move the failed search reported, or else any legal move.
     fn fall_back_move(&mut self, failed: &Running) {
-        let reported = failed.last_line.as_ref().and_then(|l| l.pv.first()).and_then(|&m| failed.root.from_plugin_move(m));
+        let reported =
+            failed.last_line.as_ref().and_then(|l| l.pv.first()).and_then(|&m| failed.root.from_plugin_move(m));
         let any = failed.root.position().legal_moves().first().copied();
         if let Some(m) = reported.or(any) {
             self.play_engine_move(m);

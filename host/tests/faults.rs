@@ -11,7 +11,7 @@ use std::{
 };
 
 use common::{Engine, binary, built_library, plugin_folder};
-use shakmaty::{Chess, Position, uci::UciMove};
+use shakmaty::{Chess, uci::UciMove};
 
 fn legal_from_start(m: &str) -> bool {
     let position = Chess::default();
@@ -105,7 +105,8 @@ fn play_with(choice: (&str, &str), folder: &tempfile::TempDir, time_cs: u32) -> 
 
 fn assert_fell_back(lines: &[String], culprit: &str, fallback: &str, combo: &str) {
     let text = lines.join("\n");
-    let error = lines.iter().find(|l| l.starts_with("tellusererror")).unwrap_or_else(|| panic!("no tellusererror:\n{text}"));
+    let error =
+        lines.iter().find(|l| l.starts_with("tellusererror")).unwrap_or_else(|| panic!("no tellusererror:\n{text}"));
     assert!(error.contains(culprit) && error.contains(fallback), "{error}");
     assert!(lines.iter().any(|l| l.starts_with(&format!("feature option=\"{combo} -combo *{fallback}"))), "{text}");
 }
@@ -142,14 +143,26 @@ fn rescan_picks_up_new_and_changed_files() {
     fs::copy(built_library("faulty_eval_panic"), &plugin).unwrap();
     engine.send("option Rescan plugins");
     let lines = engine.sync(1);
-    assert!(lines.iter().any(|l| l == "feature option=\"Evaluation -combo *pesto /// material /// panicky\""), "{}", lines.join("\n"));
+    assert!(
+        lines.iter().any(|l| l == "feature option=\"Evaluation -combo *pesto /// material /// panicky\""),
+        "{}",
+        lines.join("\n")
+    );
     // Replace the file under the same name: the new library is loaded from a fresh copy.
     fs::remove_file(&plugin).unwrap();
     fs::copy(built_library("faulty_search_panic"), &plugin).unwrap();
     engine.send("option Rescan plugins");
     let lines = engine.sync(2);
-    assert!(lines.iter().any(|l| l == "feature option=\"Search -combo *alphabeta /// crashy\""), "{}", lines.join("\n"));
-    assert!(lines.iter().any(|l| l == "feature option=\"Evaluation -combo *pesto /// material\""), "{}", lines.join("\n"));
+    assert!(
+        lines.iter().any(|l| l == "feature option=\"Search -combo *alphabeta /// crashy\""),
+        "{}",
+        lines.join("\n")
+    );
+    assert!(
+        lines.iter().any(|l| l == "feature option=\"Evaluation -combo *pesto /// material\""),
+        "{}",
+        lines.join("\n")
+    );
 }
 
 #[test]

@@ -21,7 +21,9 @@ fn handshake_announces_features_and_options() {
     assert_eq!(features.first().map(String::as_str), Some("feature done=0"));
     assert_eq!(features.last().map(String::as_str), Some("feature done=1"));
     let all = features.join("\n");
-    for wanted in ["myname=\"Plugboard", "ping=1", "setboard=1", "usermove=1", "sigint=0", "sigterm=0", "analyze=1", "memory=1"] {
+    for wanted in
+        ["myname=\"Plugboard", "ping=1", "setboard=1", "usermove=1", "sigint=0", "sigterm=0", "analyze=1", "memory=1"]
+    {
         assert!(all.contains(wanted), "{wanted} missing from:\n{all}");
     }
     for option in [
@@ -196,7 +198,11 @@ fn choosing_another_evaluation_mid_analysis_changes_the_scores() {
     let scores: Vec<i64> = material.iter().filter_map(|l| thinking(l)).map(|(_, score, _)| score).collect();
     assert!(!scores.is_empty());
     assert!(scores.iter().all(|&s| s == 0), "material scores {scores:?}");
-    assert_eq!(thinking(material.iter().find(|l| thinking(l).is_some()).unwrap()).unwrap().0, 1, "the search restarted");
+    assert_eq!(
+        thinking(material.iter().find(|l| thinking(l).is_some()).unwrap()).unwrap().0,
+        1,
+        "the search restarted"
+    );
 }
 
 #[test]

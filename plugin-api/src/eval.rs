@@ -172,9 +172,7 @@ pub trait EvalPlugin: 'static {
         EvalModule {
             info: info_shim::<Self>,
             set_option: set_option_shim::<Self>,
-            source: EvaluatorSource {
-                new_evaluator: new_evaluator_shim::<Self>,
-            },
+            source: EvaluatorSource { new_evaluator: new_evaluator_shim::<Self> },
         }
         .leak_into_prefix()
     }

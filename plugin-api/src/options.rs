@@ -66,14 +66,7 @@ pub struct OptionSpec {
 
 impl OptionSpec {
     fn plain(name: &str, kind: OptionKind, default: &str) -> OptionSpec {
-        OptionSpec {
-            name: name.into(),
-            kind,
-            default: default.into(),
-            min: 0,
-            max: 0,
-            choices: RVec::new(),
-        }
+        OptionSpec { name: name.into(), kind, default: default.into(), min: 0, max: 0, choices: RVec::new() }
     }
 
     pub fn button(name: &str) -> OptionSpec {
@@ -85,18 +78,11 @@ impl OptionSpec {
     }
 
     pub fn spin(name: &str, default: i64, min: i64, max: i64) -> OptionSpec {
-        OptionSpec {
-            min,
-            max,
-            ..OptionSpec::plain(name, OptionKind::Spin, &default.to_string())
-        }
+        OptionSpec { min, max, ..OptionSpec::plain(name, OptionKind::Spin, &default.to_string()) }
     }
 
     pub fn slider(name: &str, default: i64, min: i64, max: i64) -> OptionSpec {
-        OptionSpec {
-            kind: OptionKind::Slider,
-            ..OptionSpec::spin(name, default, min, max)
-        }
+        OptionSpec { kind: OptionKind::Slider, ..OptionSpec::spin(name, default, min, max) }
     }
 
     pub fn string(name: &str, default: &str) -> OptionSpec {

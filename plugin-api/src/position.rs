@@ -22,14 +22,8 @@ pub enum PieceKind {
 }
 
 impl PieceKind {
-    pub const ALL: [PieceKind; 6] = [
-        PieceKind::Pawn,
-        PieceKind::Knight,
-        PieceKind::Bishop,
-        PieceKind::Rook,
-        PieceKind::Queen,
-        PieceKind::King,
-    ];
+    pub const ALL: [PieceKind; 6] =
+        [PieceKind::Pawn, PieceKind::Knight, PieceKind::Bishop, PieceKind::Rook, PieceKind::Queen, PieceKind::King];
 
     pub fn from_index(index: u8) -> Option<PieceKind> {
         PieceKind::ALL.get(usize::from(index)).copied()
@@ -103,12 +97,7 @@ impl Move {
     pub const NO_PROMOTION: u8 = 255;
 
     pub fn new(from: Square, to: Square, promotion: Option<PieceKind>) -> Move {
-        Move {
-            from,
-            to,
-            promotion: promotion.map_or(Move::NO_PROMOTION, |p| p as u8),
-            reserved: 0,
-        }
+        Move { from, to, promotion: promotion.map_or(Move::NO_PROMOTION, |p| p as u8), reserved: 0 }
     }
 
     pub fn promotion(&self) -> Option<PieceKind> {

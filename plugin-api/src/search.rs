@@ -151,19 +151,11 @@ pub struct Score {
 
 impl Score {
     pub fn centipawns(value: i32) -> Score {
-        Score {
-            kind: ScoreKind::Centipawns,
-            bound: Bound::Exact,
-            value,
-        }
+        Score { kind: ScoreKind::Centipawns, bound: Bound::Exact, value }
     }
 
     pub fn mate_in(moves: i32) -> Score {
-        Score {
-            kind: ScoreKind::Mate,
-            bound: Bound::Exact,
-            value: moves,
-        }
+        Score { kind: ScoreKind::Mate, bound: Bound::Exact, value: moves }
     }
 }
 
@@ -217,11 +209,7 @@ impl<'a> Reporter<'a> {
             let callback = unsafe { &*context.cast::<F>() };
             let _ = catch_unwind(AssertUnwindSafe(|| callback(info)));
         }
-        Reporter {
-            context: (callback as *const F).cast(),
-            report_fn: trampoline::<F>,
-            _borrow: PhantomData,
-        }
+        Reporter { context: (callback as *const F).cast(), report_fn: trampoline::<F>, _borrow: PhantomData }
     }
 
     #[inline]
@@ -249,7 +237,11 @@ pub trait SearchPlugin: 'static {
         Err(format!("no option named {name}"))
     }
 
-    fn search(request: &SearchRequest<'_>, eval: EvaluatorSource, reporter: Reporter<'_>) -> Result<SearchOutcome, String>;
+    fn search(
+        request: &SearchRequest<'_>,
+        eval: EvaluatorSource,
+        reporter: Reporter<'_>,
+    ) -> Result<SearchOutcome, String>;
 
     /// The root module for this plugin, for the export macro and for hosts that
     /// link the plugin in statically.
@@ -258,12 +250,8 @@ pub trait SearchPlugin: 'static {
         Self: Sized,
     {
         use abi_stable::prefix_type::PrefixTypeTrait;
-        SearchModule {
-            info: info_shim::<Self>,
-            set_option: set_option_shim::<Self>,
-            search: search_shim::<Self>,
-        }
-        .leak_into_prefix()
+        SearchModule { info: info_shim::<Self>, set_option: set_option_shim::<Self>, search: search_shim::<Self> }
+            .leak_into_prefix()
     }
 }
 

@@ -29,10 +29,11 @@ pub fn folders(extra: &[PathBuf]) -> Vec<Folder> {
         folders.push(Folder { path: dir, only_ours: false });
     }
     if let Some(value) = env::var_os(PLUGIN_PATH_VAR) {
-        folders.extend(env::split_paths(&value).filter(|p| !p.as_os_str().is_empty()).map(|path| Folder {
-            path,
-            only_ours: false,
-        }));
+        folders.extend(
+            env::split_paths(&value)
+                .filter(|p| !p.as_os_str().is_empty())
+                .map(|path| Folder { path, only_ours: false }),
+        );
     }
     folders.extend(extra.iter().map(|path| Folder { path: path.clone(), only_ours: false }));
     let mut seen = Vec::new();

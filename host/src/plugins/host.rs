@@ -211,10 +211,11 @@ impl PluginHost {
 
     fn reapply_values(&self, kind: Kind, plugin: &str) {
         for ((k, p, option), value) in &self.values {
-            if *k == kind && p == plugin {
-                if let Err(why) = self.apply(kind, plugin, option, value) {
-                    tracing::warn!(%kind, %plugin, %option, %why, "option not restored after reload");
-                }
+            if *k == kind
+                && p == plugin
+                && let Err(why) = self.apply(kind, plugin, option, value)
+            {
+                tracing::warn!(%kind, %plugin, %option, %why, "option not restored after reload");
             }
         }
     }

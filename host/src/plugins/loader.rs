@@ -87,16 +87,16 @@ fn check_object_file(bytes: &[u8]) -> Result<(), String> {
     };
     let u16_at = |at: usize| bytes.get(at..at + 2).map(|b| u16::from_le_bytes([b[0], b[1]]) as u64);
     let u32_at = |at: usize| bytes.get(at..at + 4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
-    let u64_at = |at: usize| {
-        bytes.get(at..at + 8).map(|b| u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]))
-    };
+    let u64_at =
+        |at: usize| bytes.get(at..at + 8).map(|b| u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]));
     let len = bytes.len() as u64;
     let (Some(ph_offset), Some(sh_offset), Some(ph_size), Some(ph_count), Some(sh_size), Some(sh_count)) =
         (u64_at(0x20), u64_at(0x28), u16_at(0x36), u16_at(0x38), u16_at(0x3a), u16_at(0x3c))
     else {
         return truncated();
     };
-    let table_fits = |offset: u64, size: u64, count: u64| offset.checked_add(size * count).is_some_and(|end| end <= len);
+    let table_fits =
+        |offset: u64, size: u64, count: u64| offset.checked_add(size * count).is_some_and(|end| end <= len);
     if !table_fits(ph_offset, ph_size, ph_count) || !table_fits(sh_offset, sh_size, sh_count) {
         return truncated();
     }

@@ -122,7 +122,8 @@ pub struct Registry {
 impl Registry {
     /// Only the plugins linked into the binary.
     pub fn with_builtins() -> Registry {
-        let builtin = |kind, info, module| Plugin { kind, info, origin: Origin::Builtin, module, disabled: None, stamp: None };
+        let builtin =
+            |kind, info, module| Plugin { kind, info, origin: Origin::Builtin, module, disabled: None, stamp: None };
         let search = AlphaBeta::module();
         let eval = Pesto::module();
         Registry {
@@ -158,10 +159,8 @@ impl Registry {
     fn consider(&mut self, path: &Path, report: &mut ScanReport) {
         let stamp = std::fs::metadata(path).ok().and_then(|m| Some((m.modified().ok()?, m.len())));
         let known = self.plugins.iter().position(|p| p.origin == Origin::File(path.to_path_buf()));
-        if let Some(index) = known {
-            if self.plugins[index].stamp == stamp {
-                return;
-            }
+        if known.is_some_and(|index| self.plugins[index].stamp == stamp) {
+            return;
         }
         let refuse = |reason: String| Refusal { path: path.to_path_buf(), reason };
         let (kind, info, module) = match loader::load(path) {
@@ -182,7 +181,9 @@ impl Registry {
             p.kind == kind && p.name() == name && p.origin != Origin::Builtin && Some(*index) != known
         });
         if let Some((_, first)) = clash {
-            report.refused.push(refuse(format!("another {kind} plugin named {name} was found first in {}", first.origin)));
+            report
+                .refused
+                .push(refuse(format!("another {kind} plugin named {name} was found first in {}", first.origin)));
             return;
         }
         tracing::info!(%kind, %name, version = %info.version, path = %path.display(), "plugin loaded");

@@ -18,18 +18,31 @@ pub enum Command<'a> {
     PlayOther,
     White,
     Black,
-    Level { moves_per_session: u32, base_ms: u64, increment_ms: u64 },
-    SecondsPerMove { ms: u64 },
+    Level {
+        moves_per_session: u32,
+        base_ms: u64,
+        increment_ms: u64,
+    },
+    SecondsPerMove {
+        ms: u64,
+    },
     Depth(u32),
     Nps(u64),
-    Time { centiseconds: i64 },
-    Otim { centiseconds: i64 },
+    Time {
+        centiseconds: i64,
+    },
+    Otim {
+        centiseconds: i64,
+    },
     /// A move, sent bare or after `usermove`.
     Move(&'a str),
     MoveNow,
     Ping(&'a str),
     Draw,
-    Result { result: &'a str, comment: &'a str },
+    Result {
+        result: &'a str,
+        comment: &'a str,
+    },
     SetBoard(&'a str),
     Hint,
     Bk,
@@ -43,13 +56,24 @@ pub enum Command<'a> {
     Exit,
     AnalysisStatus,
     Name(&'a str),
-    Rating { own: i32, opponent: i32 },
+    Rating {
+        own: i32,
+        opponent: i32,
+    },
     Ics(&'a str),
     Computer,
-    Memory { mb: u32 },
+    Memory {
+        mb: u32,
+    },
     Cores(u32),
-    EgtPath { kind: &'a str, path: &'a str },
-    Option { name: &'a str, value: Option<&'a str> },
+    EgtPath {
+        kind: &'a str,
+        path: &'a str,
+    },
+    Option {
+        name: &'a str,
+        value: Option<&'a str>,
+    },
 }
 
 /// Why a line is not a command we can carry out.
@@ -176,10 +200,7 @@ impl<'a> Command<'a> {
 }
 
 fn number<T: std::str::FromStr>(text: &str, why: &'static str) -> Result<T, CommandError> {
-    text.split_whitespace()
-        .next()
-        .and_then(|t| t.parse().ok())
-        .ok_or(CommandError::BadParameter(why))
+    text.split_whitespace().next().and_then(|t| t.parse().ok()).ok_or(CommandError::BadParameter(why))
 }
 
 fn non_empty<'a>(text: &'a str, why: &'static str) -> Result<&'a str, CommandError> {
@@ -274,7 +295,8 @@ mod tests {
 
     #[test]
     fn garbage_never_panics() {
-        for line in ["", " ", "level", "st -1", "st nan", "sd 99999999999", "time", "ping", "result 2-0", "\u{0}", "é"] {
+        for line in ["", " ", "level", "st -1", "st nan", "sd 99999999999", "time", "ping", "result 2-0", "\u{0}", "é"]
+        {
             let _ = Command::parse(line);
         }
         assert_eq!(Command::parse("frobnicate"), Err(CommandError::Unknown));

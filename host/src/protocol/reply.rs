@@ -10,9 +10,18 @@ pub enum Reply {
     Pong(String),
     Move(String),
     Thinking(Thinking),
-    GameResult { result: &'static str, reason: String },
-    Error { kind: &'static str, command: String },
-    IllegalMove { reason: String, mv: String },
+    GameResult {
+        result: &'static str,
+        reason: String,
+    },
+    Error {
+        kind: &'static str,
+        command: String,
+    },
+    IllegalMove {
+        reason: String,
+        mv: String,
+    },
     TellUser(String),
     TellUserError(String),
     /// A `#` line: ignored by GUIs, kept in their debug logs.

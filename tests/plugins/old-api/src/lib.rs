@@ -2,11 +2,7 @@
 //! with a different root module): the host must refuse it and say why.
 
 use abi_stable::{
-    StableAbi,
-    library::RootModule,
-    package_version_strings,
-    prefix_type::PrefixTypeTrait,
-    sabi_types::VersionStrings,
+    StableAbi, library::RootModule, package_version_strings, prefix_type::PrefixTypeTrait, sabi_types::VersionStrings,
     std_types::RString,
 };
 

@@ -3,6 +3,7 @@
 
 use std::{
     io::{self, BufRead, Write},
+    panic::{self, AssertUnwindSafe},
     sync::mpsc::{self, Receiver, Sender},
     thread,
 };
@@ -26,7 +27,12 @@ pub fn serve(session: &mut Session, events: &Receiver<Event>, out: &mut impl Wri
         if let Event::Line(line) = &event {
             tracing::info!(target: "protocol", "< {line}");
         }
-        session.handle(event);
+        // A bug of ours must not cost the user the game: log it, say so, carry on.
+        if panic::catch_unwind(AssertUnwindSafe(|| session.handle(event))).is_err() {
+            tracing::error!("the session panicked handling an event; carrying on");
+            let _ = writeln!(out, "tellusererror Plugboard hit an internal error; details are in its log")
+                .and_then(|()| out.flush());
+        }
         if !write_replies(session, out) {
             // Nobody reads us any more: stop, as after end of input.
             session.handle(Event::EndOfInput);

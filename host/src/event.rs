@@ -16,8 +16,14 @@ pub enum Event {
         job: u64,
         outcome: Result<SearchOutcome, String>,
     },
-    /// The search was told to stop and has not returned in time.
+    /// The search was told to stop and has not returned within a grace period:
+    /// if the engine is on move, it must move without it.
     Overdue {
+        job: u64,
+    },
+    /// The search still has not returned long after being told to stop: the
+    /// plugin ignores its stop flag and is taken out of use.
+    Hung {
         job: u64,
     },
     /// SIGINT: never fatal; moves now when thinking.

@@ -20,8 +20,12 @@ use plugboard_plugin_api::{
 
 use crate::event::{Event, Progress};
 
-/// How long a search may take to return after its stop flag went up.
+/// How long a search may take to return after its stop flag went up before the
+/// engine moves without it.
 pub const STOP_GRACE: Duration = Duration::from_millis(30);
+/// How long before a search that has not returned is judged to ignore its stop
+/// flag; generous, so a loaded machine that merely scheduled it late is not blamed.
+pub const HUNG_AFTER: Duration = Duration::from_secs(1);
 /// How often the watcher looks at the clock.
 const WATCH_INTERVAL: Duration = Duration::from_millis(2);
 
@@ -141,9 +145,10 @@ fn run(
 }
 
 /// Raises the stop flag at the hard deadline (which may move while we wait), and
-/// reports a search that outlives its stop by more than [`STOP_GRACE`].
+/// reports a search that outlives its stop by [`STOP_GRACE`], then by [`HUNG_AFTER`].
 fn watch(id: u64, shared: &Shared, inbox: &Sender<Event>) {
     let mut stopped_at: Option<Instant> = None;
+    let mut overdue_sent = false;
     while !shared.finished.load(Ordering::Acquire) {
         let hard = shared.control.hard_deadline_ms();
         if hard != NO_DEADLINE
@@ -153,9 +158,13 @@ fn watch(id: u64, shared: &Shared, inbox: &Sender<Event>) {
             shared.control.request_stop();
         }
         if shared.control.stop_requested() {
-            let since = *stopped_at.get_or_insert_with(Instant::now);
-            if since.elapsed() >= STOP_GRACE {
+            let since = stopped_at.get_or_insert_with(Instant::now).elapsed();
+            if since >= STOP_GRACE && !overdue_sent {
+                overdue_sent = true;
                 let _ = inbox.send(Event::Overdue { job: id });
+            }
+            if since >= HUNG_AFTER {
+                let _ = inbox.send(Event::Hung { job: id });
                 return;
             }
         }

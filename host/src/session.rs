@@ -150,6 +150,7 @@ impl Session {
             Event::Progress { job, progress } => self.on_progress(job, progress),
             Event::Finished { job, outcome } => self.on_finished(job, outcome),
             Event::Overdue { job } => self.on_overdue(job),
+            Event::Hung { job } => self.on_hung(job),
         }
     }
 
@@ -624,23 +625,29 @@ impl Session {
         }
     }
 
-    /// The search did not return after being told to stop.
+    /// The search did not return soon after being told to stop: when it was to
+    /// find our move, the move is played without it so no time is lost.
     fn on_overdue(&mut self, job: u64) {
+        let Some(running) = self.search.take_if(|r| r.job.id == job && r.purpose == Purpose::Move) else { return };
+        tracing::warn!(job, search = %running.culprits.search.1, "search overran its stop; moving without it");
+        self.abandoned.push(Abandoned { id: job, culprits: running.culprits.clone() });
+        self.fall_back_move(&running);
+    }
+
+    /// The search still has not returned: its plugin ignores the stop flag.
+    fn on_hung(&mut self, job: u64) {
         let culprits = if let Some(index) = self.abandoned.iter().position(|a| a.id == job) {
-            self.abandoned[index].culprits.clone()
-        } else if let Some(running) = self.search.as_ref().filter(|r| r.job.id == job) {
-            running.culprits.clone()
+            self.abandoned.swap_remove(index).culprits
+        } else if let Some(running) = self.search.take_if(|r| r.job.id == job) {
+            self.abandoned.push(Abandoned { id: job, culprits: running.culprits.clone() });
+            running.culprits
         } else {
             return;
         };
         let (origin, name) = culprits.search;
         self.plugin_failed(Kind::Search, &origin, &name, "it did not stop when told to");
-        if let Some(running) = self.search.take_if(|r| r.job.id == job) {
-            self.abandoned.push(Abandoned { id: job, culprits: running.culprits.clone() });
-            match running.purpose {
-                Purpose::Move => self.fall_back_move(&running),
-                Purpose::Analysis => self.restart_analysis(),
-            }
+        if self.search.is_none() {
+            self.restart_analysis();
         }
     }
 

@@ -89,10 +89,15 @@ fn play_with(choice: (&str, &str), folder: &tempfile::TempDir, time_cs: u32) -> 
     engine.send("white");
     let started = Instant::now();
     engine.send("go");
-    let lines = engine.read_until(|l| l.starts_with("move "));
+    let mut lines = engine.read_until(|l| l.starts_with("move "));
     let took = started.elapsed();
     let m = lines.last().unwrap().strip_prefix("move ").unwrap().to_owned();
     assert!(legal_from_start(&m), "illegal move {m}");
+    // A search that hangs is blamed a while after the move was played without it.
+    if !lines.iter().any(|l| l.starts_with("tellusererror")) {
+        lines.extend(engine.read_until(|l| l.starts_with("tellusererror")));
+        lines.extend(engine.read_until(|l| l == "feature done=1"));
+    }
     // The next search uses the fallback without further complaint.
     engine.send("force");
     engine.send("new");

@@ -138,6 +138,11 @@ impl Session {
         self.quit
     }
 
+    /// Whether a search is running that the session still waits for.
+    pub fn is_searching(&self) -> bool {
+        self.search.is_some()
+    }
+
     pub fn handle(&mut self, event: Event) {
         match event {
             Event::Line(line) => self.handle_line(&line),

@@ -50,8 +50,13 @@ pub struct PluginHost {
 
 impl PluginHost {
     pub fn new(extra_folders: Vec<PathBuf>) -> PluginHost {
+        PluginHost::with_registry(Registry::with_builtins(), extra_folders)
+    }
+
+    /// A host over a given registry: for embedding, and for tests with linked-in fakes.
+    pub fn with_registry(registry: Registry, extra_folders: Vec<PathBuf>) -> PluginHost {
         PluginHost {
-            registry: Registry::with_builtins(),
+            registry,
             search: Kind::Search.default_name().to_owned(),
             eval: Kind::Eval.default_name().to_owned(),
             extra_folders,

@@ -122,17 +122,24 @@ pub struct Registry {
 impl Registry {
     /// Only the plugins linked into the binary.
     pub fn with_builtins() -> Registry {
-        let builtin =
-            |kind, info, module| Plugin { kind, info, origin: Origin::Builtin, module, disabled: None, stamp: None };
-        let search = AlphaBeta::module();
-        let eval = Pesto::module();
-        Registry {
-            plugins: vec![
-                builtin(Kind::Search, AlphaBeta::info(), Module::Search(search)),
-                builtin(Kind::Eval, Pesto::info(), Module::Eval(eval)),
-            ],
-            refused: Vec::new(),
-        }
+        let mut registry = Registry { plugins: Vec::new(), refused: Vec::new() };
+        registry.link_search::<AlphaBeta>();
+        registry.link_eval::<Pesto>();
+        registry
+    }
+
+    /// Adds a search plugin linked into this binary.
+    pub fn link_search<P: SearchPlugin>(&mut self) {
+        self.link(Kind::Search, P::info(), Module::Search(P::module()));
+    }
+
+    /// Adds an evaluation plugin linked into this binary.
+    pub fn link_eval<P: EvalPlugin>(&mut self) {
+        self.link(Kind::Eval, P::info(), Module::Eval(P::module()));
+    }
+
+    fn link(&mut self, kind: Kind, info: PluginInfo, module: Module) {
+        self.plugins.push(Plugin { kind, info, origin: Origin::Builtin, module, disabled: None, stamp: None });
     }
 
     pub fn plugins(&self) -> &[Plugin] {

@@ -1,0 +1,160 @@
+//! Transcript tests: a `Session` fed events directly, with a deterministic fake
+//! search linked in, and its replies compared line for line.
+
+use std::{
+    sync::mpsc::{self, Receiver},
+    time::Duration,
+};
+
+use plugboard::{
+    event::Event,
+    plugins::{PluginHost, Registry},
+    session::Session,
+};
+use plugboard_plugin_api::{
+    EvaluatorSource, InfoKind, PluginInfo, Reporter, Score, SearchInfo, SearchOutcome, SearchPlugin, SearchRequest,
+    abi_stable::std_types::{RNone, ROption, RSlice},
+};
+
+/// Plays the legal move with the lowest (from, to) squares and reports one line.
+struct Scripted;
+
+impl SearchPlugin for Scripted {
+    fn info() -> PluginInfo {
+        PluginInfo::new("scripted", "1.0")
+    }
+
+    fn search(
+        request: &SearchRequest<'_>,
+        _: EvaluatorSource,
+        reporter: Reporter<'_>,
+    ) -> Result<SearchOutcome, String> {
+        let board = plugboard_alphabeta::position_to_board(&request.root)?;
+        let mut moves = Vec::new();
+        board.generate_moves(|list| {
+            moves.extend(list);
+            false
+        });
+        let best = moves.iter().map(|&m| plugboard_alphabeta::move_from_cozy(m)).min_by_key(|m| (m.from, m.to));
+        if let Some(best) = best {
+            reporter.report(&SearchInfo {
+                kind: InfoKind::Line,
+                depth: 1,
+                seldepth: 1,
+                score: Score::centipawns(12),
+                nodes: 1,
+                time_ms: 0,
+                tbhits: 0,
+                pv: RSlice::from_slice(std::slice::from_ref(&best)),
+                current_move: ROption::RNone,
+                current_move_number: 0,
+                root_move_count: moves.len() as u32,
+                multipv: 1,
+            });
+        }
+        Ok(SearchOutcome { best: best.into(), ponder: RNone })
+    }
+}
+
+struct Transcript {
+    session: Session,
+    events: Receiver<Event>,
+}
+
+impl Transcript {
+    fn new() -> Transcript {
+        let (inbox, events) = mpsc::channel();
+        let mut registry = Registry::with_builtins();
+        registry.link_search::<Scripted>();
+        let session = Session::new(inbox, PluginHost::with_registry(registry, Vec::new()));
+        Transcript { session, events }
+    }
+
+    /// Feeds lines as the GUI would, lets every search started finish, and returns
+    /// what the engine said.
+    fn say(&mut self, lines: &[&str]) -> Vec<String> {
+        for line in lines {
+            self.session.handle(Event::Line((*line).to_owned()));
+        }
+        while self.session.is_searching() {
+            let event = self.events.recv_timeout(Duration::from_secs(30)).expect("the search reports back");
+            self.session.handle(event);
+        }
+        self.session.take_output().iter().map(ToString::to_string).collect()
+    }
+}
+
+#[test]
+fn handshake_lists_features_then_options_then_done() {
+    let mut t = Transcript::new();
+    let lines = t.say(&["xboard", "protover 2"]);
+    assert_eq!(lines[0], "feature done=0");
+    assert_eq!(
+        lines[1],
+        "feature myname=\"Plugboard 0.1.0\" ping=1 setboard=1 usermove=1 playother=1 san=0 time=1 draw=0 \
+         sigint=0 sigterm=0 reuse=1 analyze=1 colors=0 name=0 nps=0 memory=1 smp=1 debug=1 variants=\"normal\""
+    );
+    assert_eq!(
+        lines[2..5],
+        [
+            "feature option=\"Move overhead -spin 50 0 5000\"",
+            "feature option=\"Search -combo *alphabeta /// scripted\"",
+            "feature option=\"Evaluation -combo *pesto\"",
+        ]
+    );
+    assert_eq!(lines[5], "feature option=\"Rescan plugins -button\"");
+    assert!(lines[6].starts_with("feature option=\"Plugin folder -path "));
+    assert_eq!(
+        lines[7..],
+        ["feature option=\"Null move pruning -check 1\"", "feature option=\"Tempo -spin 10 0 100\"", "feature done=1",]
+    );
+}
+
+#[test]
+fn debug_lines_wait_for_the_feature_to_be_accepted() {
+    let mut t = Transcript::new();
+    t.say(&["xboard", "protover 2"]);
+    assert_eq!(
+        t.say(&["accepted debug"]),
+        [
+            "# search plugin alphabeta 0.1.0 from (built in)",
+            "# evaluation plugin pesto 0.1.0 from (built in)",
+            "# search plugin scripted 1.0 from (built in)",
+        ]
+    );
+
+    let mut t = Transcript::new();
+    t.say(&["xboard", "protover 2"]);
+    assert!(t.say(&["rejected debug", "option Search=scripted", "ping 1"]).iter().all(|l| !l.starts_with('#')));
+}
+
+#[test]
+fn a_game_with_the_scripted_search() {
+    let mut t = Transcript::new();
+    t.say(&["xboard", "protover 2", "accepted done"]);
+    let switched = t.say(&["option Search=scripted"]);
+    assert_eq!(switched.first().map(String::as_str), Some("feature done=0"));
+    assert!(switched.contains(&"feature option=\"Search -combo alphabeta /// *scripted\"".to_owned()));
+    assert_eq!(switched.last().map(String::as_str), Some("feature done=1"));
+    assert_eq!(t.say(&["new", "post", "force", "usermove e2e4", "go"]), ["1 12 0 1 1 1000 0\ta7a5", "move a7a5"]);
+    assert_eq!(t.say(&["d2d4"]), ["1 12 0 1 1 1000 0\ta5a4", "move a5a4"]);
+    assert_eq!(t.say(&["nopost", "usermove f1b5"]), ["move a4a3"]);
+    assert_eq!(t.say(&["e2e4"]), ["Illegal move (not legal in this position): e2e4"]);
+}
+
+#[test]
+fn a_ping_sent_while_thinking_is_answered_after_the_move() {
+    let mut t = Transcript::new();
+    t.say(&["xboard", "protover 2", "option Search=scripted"]);
+    assert_eq!(t.say(&["new", "white", "go", "ping 7"]), ["move b1a3", "pong 7"]);
+    assert_eq!(t.say(&["ping 8"]), ["pong 8"]);
+}
+
+#[test]
+fn results_are_claimed_after_a_mating_move_even_in_force_mode() {
+    let mut t = Transcript::new();
+    t.say(&["xboard", "protover 2"]);
+    assert_eq!(t.say(&["new", "force", "f2f3", "e7e5", "g2g4", "d8h4"]), ["0-1 {Black mates}"]);
+    assert_eq!(t.say(&["go"]), Vec::<String>::new());
+    assert_eq!(t.say(&["undo", "undo", "ping 1"]), ["pong 1"]);
+}

@@ -91,6 +91,8 @@ pub struct Session {
     abandoned: Vec<Abandoned>,
     pending_pongs: Vec<String>,
     pending_debug: Vec<String>,
+    /// The option lines the GUI was last given.
+    advertised: Vec<String>,
     hint: Option<String>,
     pub opponent: Opponent,
     quit: bool,
@@ -121,6 +123,7 @@ impl Session {
             abandoned: Vec::new(),
             pending_pongs: Vec::new(),
             pending_debug: Vec::new(),
+            advertised: Vec::new(),
             hint: None,
             opponent: Opponent::default(),
             quit: false,
@@ -331,18 +334,30 @@ impl Session {
         self.reply(Reply::Feature("done=1".into()));
     }
 
-    fn advertise_options_body(&mut self) {
+    fn option_lines(&self) -> Vec<String> {
         let overhead = options_overhead_spec();
         let mut lines = vec![options::advertise(&overhead, &self.clock.overhead_ms.to_string())];
         lines.extend(self.plugins.options().iter().map(|(spec, value)| options::advertise(spec, value)));
-        for line in lines {
+        lines
+    }
+
+    fn advertise_options_body(&mut self) {
+        let lines = self.option_lines();
+        for line in &lines {
             self.reply(Reply::Feature(format!("option=\"{line}\"")));
         }
+        self.advertised = lines;
     }
 
     /// The option list changed (another plugin chosen, a rescan, a plugin disabled):
     /// GUIs clear their list on `done=0` and take the new one up to `done=1`.
+    /// Nothing is sent when the list is unchanged: xboard answers every advertised
+    /// option that it has a start-up value for with an `option` command, and
+    /// re-advertising after those would never end.
     fn readvertise_options(&mut self) {
+        if self.option_lines() == self.advertised {
+            return;
+        }
         self.reply(Reply::Feature("done=0".into()));
         self.advertise_options_body();
         self.reply(Reply::Feature("done=1".into()));

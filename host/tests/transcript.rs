@@ -158,3 +158,14 @@ fn results_are_claimed_after_a_mating_move_even_in_force_mode() {
     assert_eq!(t.say(&["go"]), Vec::<String>::new());
     assert_eq!(t.say(&["undo", "undo", "ping 1"]), ["pong 1"]);
 }
+
+#[test]
+fn options_are_readvertised_only_when_they_change() {
+    let mut t = Transcript::new();
+    t.say(&["xboard", "protover 2"]);
+    // xboard sends its start-up value for every option it is given, again after
+    // each re-advertisement: the second, unchanged choice must not re-advertise.
+    let first = t.say(&["option Search=scripted"]);
+    assert_eq!(first.first().map(String::as_str), Some("feature done=0"));
+    assert_eq!(t.say(&["option Search=scripted", "ping 1"]), ["pong 1"]);
+}

@@ -317,7 +317,15 @@ impl Session {
             Command::Rating { own, opponent } => self.opponent.ratings = Some((own, opponent)),
             Command::Ics(host) => self.opponent.ics = (host != "-").then(|| host.to_owned()),
             Command::Computer => self.opponent.computer = true,
-            Command::Memory { mb } => self.hash_mb = mb.max(1),
+            Command::Memory { mb } => {
+                self.hash_mb = mb.clamp(1, hash_ceiling_mb());
+                if self.hash_mb < mb {
+                    self.reply(Reply::TellUser(format!(
+                        "Hash limited to {} MB, half of this machine's memory",
+                        self.hash_mb
+                    )));
+                }
+            }
             Command::Cores(cores) => self.threads = cores,
             Command::EgtPath { .. } => {
                 self.reply(Reply::Error { kind: "not supported", command: line.trim().to_owned() })
@@ -733,6 +741,16 @@ impl Session {
         };
         self.reply(Reply::Stat01(stat));
     }
+}
+
+/// Half the machine's memory, so a mistyped `memory` cannot get the engine killed
+/// for want of it; unbounded where the size cannot be read.
+fn hash_ceiling_mb() -> u32 {
+    let total_kb = std::fs::read_to_string("/proc/meminfo").ok().and_then(|text| {
+        text.lines()
+            .find_map(|line| line.strip_prefix("MemTotal:")?.trim().strip_suffix("kB")?.trim().parse::<u64>().ok())
+    });
+    total_kb.map_or(u32::MAX, |kb| u32::try_from(kb / 1024 / 2).unwrap_or(u32::MAX).max(1))
 }
 
 fn options_overhead_spec() -> plugboard_plugin_api::OptionSpec {

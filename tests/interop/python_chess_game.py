@@ -176,7 +176,7 @@ class CecpOpponent:
                 return ("result", line)
             if words[0] == "Illegal" or (words[0] == "Error" and any(line.endswith(m) for m in moves)):
                 raise TestFailure(f"{self.name} rejected a move we sent: {line!r}")
-            # Other 'Error (unknown command): ...' replies (Fairy-Max does not know `result`) are harmless.
+            # Other 'Error (unknown command): ...' replies are harmless.
             # comments ('#'), 'tellics', thinking output and the like are ignored
 
     def drain(self) -> list[str]:
@@ -192,8 +192,9 @@ class CecpOpponent:
                 return out
             out.append(line)
 
-    def finish_game(self, result: str, reason: str) -> None:
-        self.send(f"result {result} {{{plain(reason)}}}")
+    def finish_game(self) -> None:
+        # No `result`: Debian's Fairy-Max 5.0b does not know that command, and it often
+        # crashes (SIGSEGV) on a command it does not know instead of answering `Error`.
         self.send("force")
 
     def quit(self) -> None:
@@ -322,6 +323,8 @@ def play_game(
                 black_clock=clocks[chess.BLACK],
                 white_inc=inc_s,
                 black_inc=inc_s,
+                # One time control per game: `level` is sent once, then only `time`/`otim`.
+                clock_id=game_token,
             )
             opponent_info = None
             if first_engine_move:
@@ -425,7 +428,7 @@ def play_game(
                     comments.append(f"ply {board.ply()}: {opponent.name} said {extra!r}")
 
     # Tell both engines how the game ended.
-    opponent.finish_game(result, reason)
+    opponent.finish_game()
     with Watchdog(engine, 10.0, "result"):
         try:
             engine.send_game_result(board, game_complete=True, game_ending=plain(reason),

@@ -45,6 +45,19 @@ echo "opponent: $FAIRYMAX"
 echo "files:    $WORK"
 echo "match:    $GAMES games, $TC + ${INC}s per side, under xvfb-run (limit ${WALL_LIMIT}s)"
 
+# Debian's Fairy-Max 5.0b often dies with SIGSEGV on a command it does not know
+# (instead of answering `Error (unknown command)`), and xboard sends it two such
+# commands: `computer` when a game starts and `result` when it ends. Seen here:
+# `xboard: Error writing to second chess program: Broken pipe` after `computer`.
+# So the opponent runs behind this filter, which drops just those two lines.
+OPPONENT="$WORK/fairymax-filtered.sh"
+cat >"$OPPONENT" <<EOF
+#!/bin/sh
+trap '' INT
+grep --line-buffered -v -E '^(computer|result)( |\$)' | '$FAIRYMAX'
+EOF
+chmod +x "$OPPONENT"
+
 START=$(date +%s)
 set +e
 # A private HOME keeps xboard from reading or writing anyone's settings.
@@ -53,7 +66,7 @@ HOME="$WORK/home" timeout -k 10 "$WALL_LIMIT" \
   xvfb-run -a -s "-screen 0 1280x1024x24" \
   "$XBOARD" \
     -fcp "$ENGINE" -fd "$ENGINE_DIR" \
-    -scp "$FAIRYMAX" -sd "$WORK" \
+    -scp "$OPPONENT" -sd "$WORK" \
     -mg "$GAMES" -tc "$TC" -inc "$INC" \
     -xponder -autoCallFlag true -testClaims true \
     -adjudicateDrawMoves "$DRAW_AFTER_MOVES" -matchPause 1000 \
@@ -70,6 +83,7 @@ show_files() {
   echo "debug log: $DEBUG_FILE"
   echo "PGN:       $PGN"
   echo "xboard stdout/stderr: $XBOARD_OUT"
+  sed 's/^/  | /' "$XBOARD_OUT"
   if [ -s "$PGN" ]; then
     echo "----- $PGN"
     cat "$PGN"
@@ -85,7 +99,7 @@ elif [ "$RC" -ne 0 ]; then
   problem "xboard exited with status $RC (see $XBOARD_OUT)"
 fi
 [ -s "$DEBUG_FILE" ] || { show_files; fail "no xboard debug file at $DEBUG_FILE"; }
-[ -s "$PGN" ] || { show_files; fail "no PGN saved at $PGN"; }
+[ -s "$PGN" ] || { problem "no PGN saved at $PGN"; : >"$PGN"; }
 
 # ---- the debug file: xboard logs what it sends as `>first :` / `>second:` and what
 # it reads as `<first :` / `<second:`; the first engine (-fcp) is Plugboard.
@@ -105,6 +119,8 @@ bad=$(to_us | grep -aiE ':[[:space:]]*Illegal move' || true)
 [ -z "$bad" ] || problem "debug file: xboard told Plugboard of an illegal move:"$'\n'"$bad"
 bad=$(grep -aiE 'Illegal move.*(first|plugboard)|Forfeit|exited unexpectedly|crashed|stalled' "$DEBUG_FILE" | grep -avE '^[0-9]* *[<>]second' || true)
 [ -z "$bad" ] || problem "debug file: xboard reports a forfeit/illegal move/crash:"$'\n'"$bad"
+bad=$(grep -aiE 'Illegal move|Forfeit|exited unexpectedly|Error (writing|reading)|crash' "$XBOARD_OUT" || true)
+[ -z "$bad" ] || problem "xboard's messages ($XBOARD_OUT):"$'\n'"$bad"
 
 # ---- the PGN: one record per game with its tags and the comment before the result.
 summary=$(awk '

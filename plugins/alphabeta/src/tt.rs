@@ -18,6 +18,22 @@ struct Slot {
     flags: u8,
 }
 
+/// `len` empty slots in memory the system hands out already zeroed (and, for
+/// large tables, only touches when used), or `None` if it cannot be had.
+fn zeroed_slots(len: usize) -> Option<Vec<Slot>> {
+    let layout = std::alloc::Layout::array::<Slot>(len).ok()?;
+    if layout.size() == 0 {
+        return Some(Vec::new());
+    }
+    // SAFETY: the layout is non-zero-sized. A Slot is plain integers, and all zero
+    // bits is exactly `Slot::default()`, so the zeroed memory holds `len` valid
+    // slots; Vec takes ownership of an allocation made with the same layout.
+    unsafe {
+        let memory = std::alloc::alloc_zeroed(layout).cast::<Slot>();
+        (!memory.is_null()).then(|| Vec::from_raw_parts(memory, len, len))
+    }
+}
+
 /// What a probe finds.
 #[derive(Clone, Copy, Debug)]
 pub struct TtEntry {
@@ -35,18 +51,35 @@ pub struct TranspositionTable {
 }
 
 impl TranspositionTable {
+    /// A table of `size_mb` MiB, or of the largest half, quarter, … that can be
+    /// allocated: a failed allocation would abort the whole engine.
     pub fn new(size_mb: u32) -> TranspositionTable {
-        let bytes = (size_mb as usize).saturating_mul(1 << 20);
-        let len = (bytes / size_of::<Slot>()).max(1024);
-        TranspositionTable { slots: vec![Slot::default(); len], size_mb, generation: 0 }
+        let mut attempt_mb = size_mb;
+        loop {
+            let bytes = (attempt_mb as usize).saturating_mul(1 << 20);
+            let len = (bytes / size_of::<Slot>()).max(1024);
+            if let Some(slots) = zeroed_slots(len) {
+                return TranspositionTable { slots, size_mb, generation: 0 };
+            }
+            if attempt_mb == 0 {
+                // Not even the smallest table: nothing left to do but what Vec does.
+                return TranspositionTable { slots: vec![Slot::default(); len], size_mb, generation: 0 };
+            }
+            attempt_mb /= 2;
+        }
     }
 
     pub fn size_mb(&self) -> u32 {
         self.size_mb
     }
 
+    /// Empties the table. A fresh zeroed allocation costs nothing up front, where
+    /// writing gigabytes of zeros would eat the first move's time.
     pub fn clear(&mut self) {
-        self.slots.fill(Slot::default());
+        match zeroed_slots(self.slots.len()) {
+            Some(slots) => self.slots = slots,
+            None => self.slots.fill(Slot::default()),
+        }
         self.generation = 0;
     }
 

@@ -179,3 +179,17 @@ fn a_plugin_is_chosen_by_name_never_by_path() {
     let lines = engine.sync(1);
     assert!(lines.iter().any(|l| l.starts_with("Error (bad parameter): option Evaluation=")), "{}", lines.join("\n"));
 }
+
+#[test]
+fn the_plugin_folder_option_adds_a_folder() {
+    let folder = plugin_folder(&[("faulty_eval_panic", "panicky.so")]);
+    let mut engine = Engine::start(None);
+    engine.handshake();
+    engine.send(&format!("option Plugin folder={}", folder.path().display()));
+    let lines = engine.sync(1);
+    assert!(
+        lines.iter().any(|l| l == "feature option=\"Evaluation -combo *pesto /// material /// panicky\""),
+        "{}",
+        lines.join("\n")
+    );
+}

@@ -1,0 +1,78 @@
+//! The command line: `--version`, `--help`, `perft`, `bench`, and the log that
+//! names every plugin's file.
+
+mod common;
+
+use std::process::{Command, Output};
+
+use common::{Engine, binary};
+
+fn run(args: &[&str]) -> Output {
+    let home = tempfile::tempdir().unwrap();
+    Command::new(binary())
+        .args(args)
+        .env("HOME", home.path())
+        .env("XDG_DATA_HOME", home.path().join("data"))
+        .env_remove("PLUGBOARD_PLUGIN_PATH")
+        .output()
+        .expect("plugboard runs")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+#[test]
+fn version_and_help() {
+    let version = run(&["--version"]);
+    assert!(version.status.success());
+    assert_eq!(stdout(&version).trim(), format!("plugboard {}", env!("CARGO_PKG_VERSION")));
+    let help = stdout(&run(&["--help"]));
+    for word in ["--list-plugins", "--plugin-dir", "--log-file", "bench", "perft"] {
+        assert!(help.contains(word), "{word} missing from --help:\n{help}");
+    }
+}
+
+#[test]
+fn perft_counts_known_trees() {
+    let start = run(&["perft", "4"]);
+    assert!(stdout(&start).starts_with("perft 4: 197281 nodes"), "{}", stdout(&start));
+    let kiwipete = run(&["perft", "3", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"]);
+    assert!(stdout(&kiwipete).starts_with("perft 3: 97862 nodes"), "{}", stdout(&kiwipete));
+    let bad = run(&["perft", "3", "not a fen"]);
+    assert!(!bad.status.success());
+}
+
+#[test]
+fn bench_prints_a_repeatable_signature() {
+    let signature = |output: Output| {
+        assert!(output.status.success());
+        let text = stdout(&output);
+        let line =
+            text.lines().find(|l| l.starts_with("Nodes searched")).unwrap_or_else(|| panic!("{text}")).to_owned();
+        assert!(text.contains("Nodes/second"), "{text}");
+        line
+    };
+    let first = signature(run(&["bench", "--depth", "5"]));
+    let second = signature(run(&["bench", "--depth", "5"]));
+    assert_eq!(first, second, "the node count of a fixed-depth bench must not vary");
+}
+
+#[test]
+fn the_log_names_the_file_of_every_plugin() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("engine.log");
+    let mut engine = Engine::start_with_args(None, &["--log-file", log.to_str().unwrap()]);
+    engine.handshake();
+    engine.send("quit");
+    engine.wait_exit(std::time::Duration::from_secs(10));
+    let text = std::fs::read_to_string(&log).expect("the log was written and flushed at exit");
+    for name in ["alphabeta", "pesto", "material"] {
+        assert!(
+            text.lines()
+                .any(|l| l.contains("plugin loaded") && l.contains(&format!("name={name}")) && l.contains("path=")),
+            "no load line for {name}:\n{text}"
+        );
+    }
+    assert!(text.contains("< protover 2") && text.contains("> feature done=1"), "protocol lines missing");
+}

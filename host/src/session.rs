@@ -371,7 +371,8 @@ impl Session {
         self.reply(Reply::Feature("done=1".into()));
     }
 
-    fn report_scan(&mut self) {
+    /// Lists every plugin and every refused file as debug lines; returns the refusals.
+    fn report_scan(&mut self) -> Vec<String> {
         let loaded: Vec<String> = self
             .plugins
             .registry()
@@ -379,16 +380,15 @@ impl Session {
             .iter()
             .map(|p| format!("{} plugin {} {} from {}", p.kind, p.name(), p.info.version, p.origin))
             .collect();
-        let refused: Vec<String> = self
-            .plugins
-            .registry()
-            .refused()
-            .iter()
-            .map(|r| format!("plugin refused: {}: {}", r.path.display(), r.reason))
-            .collect();
-        for text in loaded.into_iter().chain(refused) {
+        let refused: Vec<String> =
+            self.plugins.registry().refused().iter().map(|r| format!("{}: {}", r.path.display(), r.reason)).collect();
+        for text in loaded {
             self.debug(text);
         }
+        for text in &refused {
+            self.debug(format!("plugin refused: {text}"));
+        }
+        refused
     }
 
     fn set_option(&mut self, line: &str, name: &str, value: Option<&str>) {
@@ -416,14 +416,7 @@ impl Session {
                 }
             }
             Some(Ok(OptionChange::Rescanned)) => {
-                self.report_scan();
-                let refused: Vec<String> = self
-                    .plugins
-                    .registry()
-                    .refused()
-                    .iter()
-                    .map(|r| format!("{}: {}", r.path.display(), r.reason))
-                    .collect();
+                let refused = self.report_scan();
                 if !refused.is_empty() {
                     self.reply(Reply::TellUser(format!("Plugins refused: {}", refused.join("; "))));
                 }

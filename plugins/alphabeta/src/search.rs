@@ -315,13 +315,7 @@ impl<'a, E: Evaluation> Searcher<'a, E> {
         }
         // The next iteration starts with this one's best; the rest keep their order.
         root_moves[..=best_index].rotate_right(1);
-        let bound = if best_score >= beta {
-            Bound::Lower
-        } else if best_score > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = bound_of(best_score, original_alpha, beta);
         let best_move = (bound != Bound::Upper).then_some(root_moves[0]);
         self.tt.store(root.hash(), best_move, best_score, depth, bound, 0);
         best_score
@@ -481,13 +475,7 @@ impl<'a, E: Evaluation> Searcher<'a, E> {
                 quiets.push(mv);
             }
         }
-        let bound = if best_score >= beta {
-            Bound::Lower
-        } else if best_score > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = bound_of(best_score, original_alpha, beta);
         self.tt.store(board.hash(), best_move, best_score, depth, bound, ply);
         best_score
     }
@@ -713,5 +701,16 @@ pub fn to_score(score: i32) -> Score {
         Score::mate_in(-(MATE + score + 1) / 2)
     } else {
         Score::centipawns(score)
+    }
+}
+
+/// What a search window's result says about the true score.
+fn bound_of(score: i32, alpha: i32, beta: i32) -> Bound {
+    if score >= beta {
+        Bound::Lower
+    } else if score > alpha {
+        Bound::Exact
+    } else {
+        Bound::Upper
     }
 }

@@ -112,6 +112,7 @@ fn over_positions(
             // Every position starts from an empty table so the signature does not
             // depend on the order of the positions.
             clear_hash: true,
+            preset_scores: RSlice::from_slice(&[]),
             control: &control,
         };
         let nodes = Mutex::new(0u64);

@@ -3,8 +3,8 @@
 
 use plugboard_plugin_api as api;
 use shakmaty::{
-    CastlingMode, CastlingSide, Chess, Color, EnPassantMode, Move, Position, Role, Square, fen::Fen, uci::UciMove,
-    zobrist::Zobrist64,
+    CastlingMode, CastlingSide, Chess, Color, EnPassantMode, Move, Position, Role, Square, fen::Fen, san::San,
+    uci::UciMove, zobrist::Zobrist64,
 };
 
 /// A finished game as the engine claims it: `RESULT {REASON}`.
@@ -31,7 +31,8 @@ impl Default for Game {
 }
 
 impl Game {
-    fn from_position(start: Chess, mode: CastlingMode) -> Game {
+    /// A game starting from `start`, with castling written as `mode` prescribes.
+    pub fn from_position(start: Chess, mode: CastlingMode) -> Game {
         let hash = hash_of(&start);
         Game { positions: vec![start.clone()], start, mode, moves: Vec::new(), hashes: vec![hash] }
     }
@@ -83,7 +84,11 @@ impl Game {
             return position.castling_moves(side).first().copied().ok_or("castling not allowed");
         }
         let normalized: String = text.chars().filter(|&c| c != '=').collect::<String>().to_ascii_lowercase();
-        let uci: UciMove = normalized.parse().map_err(|_| "not a move")?;
+        let Ok(uci) = normalized.parse::<UciMove>() else {
+            // Not coordinates: SAN, which GUIs send after `san=1` and people type anyway.
+            let san: San = text.parse().map_err(|_| "not a move")?;
+            return san.to_move(position).map_err(|_| "not legal in this position");
+        };
         if let Ok(m) = uci.to_move(position) {
             return Ok(m);
         }
@@ -129,6 +134,63 @@ impl Game {
             }
             _ => UciMove::from_move(m, self.mode).to_string(),
         }
+    }
+
+    /// Whether playing `m` makes a draw claimable (threefold repetition or fifty
+    /// moves) without ending the game by itself: such a draw is claimed with
+    /// `offer draw` before the move.
+    pub fn claimable_after(&self, m: Move) -> bool {
+        let mut after = self.clone();
+        after.play(m);
+        matches!(after.claim(), Some(GameEnd { reason: "Draw by repetition" | "50 move rule", .. }))
+    }
+
+    /// `highlight` for a piece lifted from `square`: its legal destinations in
+    /// capitals (yellow; red for captures, magenta for promotions), the rest empty.
+    pub fn highlight(&self, square: &str) -> Option<String> {
+        let from: Square = square.parse().ok()?;
+        let position = self.position();
+        let mut marks = [None::<char>; 64];
+        for m in position.legal_moves().iter().filter(|m| m.from() == Some(from)) {
+            let to = match *m {
+                Move::Castle { king, rook } => {
+                    let side = if rook.file() > king.file() { CastlingSide::KingSide } else { CastlingSide::QueenSide };
+                    side.king_to(position.turn())
+                }
+                other => other.to(),
+            };
+            let mark = if m.is_promotion() {
+                'M'
+            } else if m.is_capture() {
+                'R'
+            } else {
+                'Y'
+            };
+            marks[to as usize] = Some(mark);
+        }
+        let mut fen = String::new();
+        for rank in (0..8).rev() {
+            let mut empty = 0u8;
+            for file in 0..8 {
+                match marks[rank * 8 + file] {
+                    Some(mark) => {
+                        if empty > 0 {
+                            fen.push(char::from(b'0' + empty));
+                            empty = 0;
+                        }
+                        fen.push(mark);
+                    }
+                    None => empty += 1,
+                }
+            }
+            if empty > 0 {
+                fen.push(char::from(b'0' + empty));
+            }
+            if rank > 0 {
+                fen.push('/');
+            }
+        }
+        Some(fen)
     }
 
     /// The result the rules give the current position, if the game is over.
@@ -249,6 +311,24 @@ mod tests {
         assert_eq!(game.move_text(king_move), "e1g1");
         game.play(king_move);
         assert_eq!(game.parse_move("O-O-O").map(|m| game.move_text(m)), Ok("e8c8".into()));
+    }
+
+    #[test]
+    fn san_is_read_too() {
+        let game = Game::default();
+        assert_eq!(game.parse_move("Nf3").map(|m| game.move_text(m)), Ok("g1f3".into()));
+        assert_eq!(game.parse_move("e4").map(|m| game.move_text(m)), Ok("e2e4".into()));
+        assert!(game.parse_move("Nf4").is_err());
+    }
+
+    #[test]
+    fn highlight_marks_destinations() {
+        let game = Game::default();
+        assert_eq!(game.highlight("g1").as_deref(), Some("8/8/8/8/8/5Y1Y/8/8"));
+        assert_eq!(game.highlight("e4").as_deref(), Some("8/8/8/8/8/8/8/8"));
+        let game = Game::from_fen("4k3/1P6/8/8/8/8/8/4K2R w K - 0 1").unwrap();
+        assert_eq!(game.highlight("b7").as_deref(), Some("1M6/8/8/8/8/8/8/8"));
+        assert_eq!(game.highlight("e1").as_deref(), Some("8/8/8/8/8/8/3YYY2/3Y1YY1"));
     }
 
     #[test]

@@ -7,6 +7,7 @@
 
 pub mod bench;
 pub mod clock;
+pub mod edit;
 pub mod engine;
 pub mod event;
 pub mod game;

@@ -4,7 +4,7 @@
 
 use std::{
     sync::{
-        Arc,
+        Arc, Mutex,
         atomic::{AtomicBool, Ordering},
         mpsc::Sender,
     },
@@ -14,11 +14,14 @@ use std::{
 
 use abi_stable::std_types::{RResult, RSlice};
 use plugboard_plugin_api::{
-    EvaluatorSource, InfoKind, Move, NO_DEADLINE, Position, Reporter, SearchControl, SearchInfo, SearchModuleRef,
-    SearchRequest,
+    EvaluatorSource, InfoKind, Move, NO_DEADLINE, Position, PresetScore, Reporter, SearchControl, SearchInfo,
+    SearchModuleRef, SearchRequest,
 };
 
-use crate::event::{Event, Progress};
+use crate::{
+    clock::Budget,
+    event::{Event, Progress},
+};
 
 /// How long a search may take to return after its stop flag went up before the
 /// engine moves without it.
@@ -42,6 +45,7 @@ pub struct SearchSpec {
     pub threads: u32,
     pub hash_mb: u32,
     pub clear_hash: bool,
+    pub preset_scores: Vec<PresetScore>,
     pub soft_ms: u64,
     pub hard_ms: u64,
     pub infinite: bool,
@@ -57,6 +61,8 @@ struct Shared {
     control: SearchControl,
     started: Instant,
     finished: AtomicBool,
+    /// When `pause` came, while paused.
+    paused_at: Mutex<Option<Instant>>,
 }
 
 impl SearchJob {
@@ -67,6 +73,7 @@ impl SearchJob {
             control: SearchControl::new(soft_ms, hard_ms, spec.infinite),
             started: Instant::now(),
             finished: AtomicBool::new(false),
+            paused_at: Mutex::new(None),
         });
         let worker_shared = Arc::clone(&shared);
         let worker_inbox = inbox.clone();
@@ -101,6 +108,41 @@ impl SearchJob {
     pub fn is_finished(&self) -> bool {
         self.shared.finished.load(Ordering::Acquire)
     }
+
+    /// Turns an open-ended search (pondering) into one for our move: `budget` counts
+    /// from now, the time already spent was the opponent's.
+    pub fn set_timed(&self, budget: Budget) -> Budget {
+        let elapsed = self.elapsed().as_millis() as u64;
+        let timed = Budget { soft_ms: elapsed + budget.soft_ms, hard_ms: elapsed + budget.hard_ms };
+        let control = &self.shared.control;
+        control.soft_deadline_ms.store(timed.soft_ms, Ordering::Relaxed);
+        control.hard_deadline_ms.store(timed.hard_ms, Ordering::Relaxed);
+        control.infinite.store(false, Ordering::Relaxed);
+        timed
+    }
+
+    /// Suspends the search (CECP `pause`): it holds still and its clock stops.
+    pub fn pause(&self) {
+        if let Ok(mut paused_at) = self.shared.paused_at.lock() {
+            paused_at.get_or_insert_with(Instant::now);
+        }
+        self.shared.control.paused.store(true, Ordering::Relaxed);
+    }
+
+    /// Lets a paused search go on, its deadlines moved on by the pause.
+    pub fn resume(&self) {
+        let paused_for = self.shared.paused_at.lock().ok().and_then(|mut p| p.take()).map(|t| t.elapsed());
+        if let Some(paused_for) = paused_for {
+            let shift = paused_for.as_millis() as u64;
+            let control = &self.shared.control;
+            for deadline in [&control.soft_deadline_ms, &control.hard_deadline_ms] {
+                let _ = deadline.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |ms| {
+                    (ms != NO_DEADLINE).then(|| ms.saturating_add(shift))
+                });
+            }
+        }
+        self.shared.control.paused.store(false, Ordering::Relaxed);
+    }
 }
 
 fn run(
@@ -120,6 +162,7 @@ fn run(
         hash_mb: spec.hash_mb,
         multipv: 1,
         clear_hash: spec.clear_hash,
+        preset_scores: RSlice::from_slice(&spec.preset_scores),
         control,
     };
     let relay = |info: &SearchInfo<'_>| {
@@ -151,7 +194,9 @@ fn watch(id: u64, shared: &Shared, inbox: &Sender<Event>) {
     let mut overdue_sent = false;
     while !shared.finished.load(Ordering::Acquire) {
         let hard = shared.control.hard_deadline_ms();
-        if hard != NO_DEADLINE
+        // A paused search's deadline moves on when it resumes.
+        if !shared.control.is_paused()
+            && hard != NO_DEADLINE
             && !shared.control.is_infinite()
             && shared.started.elapsed() >= Duration::from_millis(hard)
         {

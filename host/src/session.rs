@@ -4,11 +4,12 @@
 
 use std::sync::mpsc::Sender;
 
-use plugboard_plugin_api::{EVAL_FAILURE_PREFIX, Move as PluginMove, Score, ScoreKind, SearchOutcome};
+use plugboard_plugin_api::{EVAL_FAILURE_PREFIX, Move as PluginMove, PresetScore, Score, ScoreKind, SearchOutcome};
 use shakmaty::{Color, Position};
 
 use crate::{
     clock::{Budget, Clock},
+    edit::{Edit, EditStep},
     event::{Event, Progress},
     game::{self, Game},
     plugins::{Kind, OptionChange, Origin, PluginHost},
@@ -30,6 +31,10 @@ const RETRY_MIN_MS: u64 = 20;
 enum Purpose {
     Move,
     Analysis,
+    /// Thinking on the opponent's time, in the position after the reply we expect.
+    Ponder {
+        expected: shakmaty::Move,
+    },
 }
 
 /// Which plugin files a search used, so a fault is pinned on the right one.
@@ -48,6 +53,8 @@ struct Running {
     budget: Budget,
     last_line: Option<Progress>,
     last_progress: Option<Progress>,
+    /// A ponder search that ended before the opponent moved keeps its result here.
+    ponder_outcome: Option<Result<SearchOutcome, String>>,
 }
 
 /// A search we stopped and no longer wait for; kept to notice one that never returns.
@@ -94,6 +101,17 @@ pub struct Session {
     /// The option lines the GUI was last given.
     advertised: Vec<String>,
     hint: Option<String>,
+    /// The reply the last search expects, for pondering.
+    expected_reply: Option<shakmaty::Move>,
+    /// Protocol 1's position set-up, while it lasts.
+    edit: Option<Edit>,
+    /// Root moves left out of the analysis (`exclude`), for the current position.
+    excluded: Vec<shakmaty::Move>,
+    /// Scores fixed with `setscore`.
+    preset_scores: Vec<PresetScore>,
+    paused: bool,
+    /// The score of our last search for a move, in centipawns for us.
+    last_score: Option<i32>,
     pub opponent: Opponent,
     quit: bool,
 }
@@ -125,6 +143,12 @@ impl Session {
             pending_debug: Vec::new(),
             advertised: Vec::new(),
             hint: None,
+            expected_reply: None,
+            edit: None,
+            excluded: Vec::new(),
+            preset_scores: Vec::new(),
+            paused: false,
+            last_score: None,
             opponent: Opponent::default(),
             quit: false,
         };
@@ -181,6 +205,10 @@ impl Session {
     }
 
     fn handle_line(&mut self, line: &str) {
+        if self.edit.is_some() {
+            self.edit_line(line);
+            return;
+        }
         let command = match Command::parse(line) {
             Ok(command) => command,
             Err(error) => {
@@ -261,7 +289,11 @@ impl Session {
                     self.reply(Reply::Pong(n.to_owned()));
                 }
             }
-            Command::Draw => {}
+            Command::Draw => {
+                if self.accepts_draw() {
+                    self.reply(Reply::OfferDraw);
+                }
+            }
             Command::Result { result, comment } => {
                 tracing::info!(%result, %comment, "game over");
                 self.discard_search();
@@ -298,7 +330,12 @@ impl Session {
                 self.restart_analysis();
             }
             Command::Hard => self.ponder = true,
-            Command::Easy => self.ponder = false,
+            Command::Easy => {
+                self.ponder = false;
+                if self.search.as_ref().is_some_and(|r| matches!(r.purpose, Purpose::Ponder { .. })) {
+                    self.discard_search();
+                }
+            }
             Command::Post => self.post = true,
             Command::NoPost => self.post = false,
             Command::Analyze => {
@@ -310,6 +347,9 @@ impl Session {
                 if self.analyzing {
                     self.discard_search();
                     self.analyzing = false;
+                    self.excluded.clear();
+                } else {
+                    self.not_legal_now(line);
                 }
             }
             Command::AnalysisStatus => self.analysis_status(),
@@ -331,6 +371,64 @@ impl Session {
                 self.reply(Reply::Error { kind: "not supported", command: line.trim().to_owned() })
             }
             Command::Option { name, value } => self.set_option(line.trim(), name, value),
+            Command::Edit => {
+                self.discard_search();
+                self.edit = Some(Edit::start(self.game.position().board().clone(), self.game.turn()));
+            }
+            Command::Pause => {
+                if self.paused {
+                    self.not_legal_now(line);
+                } else {
+                    self.paused = true;
+                    if let Some(running) = &self.search {
+                        running.job.pause();
+                    }
+                }
+            }
+            Command::Resume => {
+                if self.paused {
+                    self.paused = false;
+                    if let Some(running) = &self.search {
+                        running.job.resume();
+                    }
+                } else {
+                    self.not_legal_now(line);
+                }
+            }
+            Command::Exclude(text) | Command::Include(text) => {
+                let exclude = matches!(command, Command::Exclude(_));
+                if !self.analyzing {
+                    self.not_legal_now(line);
+                    return;
+                }
+                match text.map(|t| (t, self.game.parse_move(t))) {
+                    None if exclude => self.excluded = self.game.position().legal_moves().to_vec(),
+                    None => self.excluded.clear(),
+                    Some((_, Ok(m))) if exclude => {
+                        if !self.excluded.contains(&m) {
+                            self.excluded.push(m);
+                        }
+                    }
+                    Some((_, Ok(m))) => self.excluded.retain(|&x| x != m),
+                    Some((t, Err(reason))) => {
+                        self.reply(Reply::IllegalMove { reason: reason.into(), mv: t.to_owned() });
+                        return;
+                    }
+                }
+                self.restart_analysis();
+            }
+            Command::SetScore { centipawns, .. } => {
+                let position = game::to_plugin_position(self.game.position());
+                self.preset_scores.retain(|p| p.position != position);
+                self.preset_scores.push(PresetScore { position, centipawns });
+                self.restart_analysis();
+            }
+            Command::Lift(square) => {
+                if let Some(colors) = self.game.highlight(square) {
+                    self.reply(Reply::Highlight(colors));
+                }
+            }
+            Command::Put(_) | Command::Hover(_) => {}
         }
     }
 
@@ -431,6 +529,40 @@ impl Session {
         self.claimed = false;
         self.game_over = false;
         self.hint = None;
+        self.expected_reply = None;
+        self.excluded.clear();
+    }
+
+    fn not_legal_now(&mut self, line: &str) {
+        self.reply(Reply::Error { kind: "command not legal now", command: line.trim().to_owned() });
+    }
+
+    fn edit_line(&mut self, line: &str) {
+        let Some(edit) = self.edit.as_mut() else { return };
+        match edit.line(line) {
+            EditStep::Continue => {}
+            EditStep::Refused(why) => {
+                self.reply(Reply::Error { kind: "bad parameter", command: format!("{} ({why})", line.trim()) })
+            }
+            EditStep::Done(result) => {
+                self.edit = None;
+                match result {
+                    Ok(position) => self.set_game(Game::from_position(position, shakmaty::CastlingMode::Standard)),
+                    Err(why) => {
+                        self.position_valid = false;
+                        self.reply(Reply::TellUserError(format!("Illegal position: {why}")));
+                    }
+                }
+                self.restart_analysis();
+            }
+        }
+    }
+
+    /// Accept a draw offer when we stand worse, or nobody can win.
+    fn accepts_draw(&self) -> bool {
+        const ACCEPT_BELOW_CP: i32 = -50;
+        let position = self.game.position();
+        position.is_insufficient_material() || self.last_score.is_some_and(|score| score <= ACCEPT_BELOW_CP)
     }
 
     /// Protocol 1's `white`/`black`: the side to move changes, the pieces do not.
@@ -461,9 +593,14 @@ impl Session {
                 return;
             }
         };
+        if self.search.as_ref().is_some_and(|r| r.purpose == Purpose::Ponder { expected: m }) {
+            self.ponder_hit(m);
+            return;
+        }
         self.discard_search();
         self.game.play(m);
         self.claimed = false;
+        self.excluded.clear();
         if self.claim_if_over() {
             return;
         }
@@ -514,6 +651,46 @@ impl Session {
         }
     }
 
+    /// The opponent played the move we were pondering on: the search goes on, now
+    /// on our clock.
+    fn ponder_hit(&mut self, m: shakmaty::Move) {
+        self.game.play(m);
+        self.claimed = false;
+        if self.claim_if_over() {
+            self.discard_search();
+            return;
+        }
+        let budget = self.clock.budget(self.game.position().fullmoves().get());
+        let Some(running) = self.search.as_mut() else { return };
+        tracing::info!(job = running.job.id, "ponder hit");
+        running.purpose = Purpose::Move;
+        running.budget = running.job.set_timed(budget);
+        if let Some(outcome) = running.ponder_outcome.take()
+            && let Some(running) = self.search.take()
+        {
+            self.conclude(running, outcome);
+        }
+    }
+
+    /// After our move, think on the reply we expect, if pondering is on.
+    fn start_pondering(&mut self) {
+        if !self.ponder || self.game_over || self.analyzing || self.engine_side != Some(!self.game.turn()) {
+            return;
+        }
+        let Some(expected) = self.expected_reply else { return };
+        if !self.game.position().is_legal(expected) {
+            return;
+        }
+        self.reply(Reply::Hint(self.game.move_text(expected)));
+        let mut after = self.game.clone();
+        after.play(expected);
+        if after.claim().is_some() {
+            return;
+        }
+        let unlimited = Budget { soft_ms: u64::MAX, hard_ms: u64::MAX };
+        self.start_search_on(&after, Purpose::Ponder { expected }, unlimited);
+    }
+
     fn think(&mut self) {
         if self.game_over || !self.position_valid || self.claim_if_over() {
             return;
@@ -527,13 +704,20 @@ impl Session {
             return;
         }
         self.discard_search();
-        if self.game.position().legal_moves().is_empty() {
+        let legal = self.game.position().legal_moves();
+        if legal.iter().all(|m| self.excluded.contains(m)) {
             return;
         }
-        self.start_search(Purpose::Analysis, Budget { soft_ms: u64::MAX, hard_ms: u64::MAX });
+        let game = self.game.clone();
+        self.start_search_on(&game, Purpose::Analysis, Budget { soft_ms: u64::MAX, hard_ms: u64::MAX });
     }
 
     fn start_search(&mut self, purpose: Purpose, budget: Budget) {
+        let game = self.game.clone();
+        self.start_search_on(&game, purpose, budget);
+    }
+
+    fn start_search_on(&mut self, game: &Game, purpose: Purpose, budget: Budget) {
         let (module, search_plugin) = self.plugins.search_module();
         let search_culprit = (search_plugin.origin.clone(), search_plugin.name().to_owned());
         let (eval, eval_plugin) = self.plugins.evaluator_source();
@@ -543,10 +727,15 @@ impl Session {
         let spec = SearchSpec {
             module,
             eval,
-            game_start: game::to_plugin_position(self.game.start()),
-            moves: self.game.plugin_moves(),
-            root: game::to_plugin_position(self.game.position()),
-            root_moves: Vec::new(),
+            game_start: game::to_plugin_position(game.start()),
+            moves: game.plugin_moves(),
+            root: game::to_plugin_position(game.position()),
+            root_moves: if purpose == Purpose::Analysis && !self.excluded.is_empty() {
+                let legal = game.position().legal_moves();
+                legal.iter().filter(|m| !self.excluded.contains(m)).map(|&m| game::to_plugin_move(m)).collect()
+            } else {
+                Vec::new()
+            },
             depth: self.clock.depth_limit.unwrap_or(0),
             nodes: 0,
             threads: self.threads,
@@ -554,7 +743,8 @@ impl Session {
             clear_hash: std::mem::take(&mut self.clear_hash),
             soft_ms: budget.soft_ms,
             hard_ms: budget.hard_ms,
-            infinite: purpose == Purpose::Analysis,
+            infinite: purpose != Purpose::Move,
+            preset_scores: self.preset_scores.clone(),
         };
         tracing::info!(
             job = id,
@@ -563,19 +753,25 @@ impl Session {
             eval = %eval_culprit.1,
             soft_ms = budget.soft_ms,
             hard_ms = budget.hard_ms,
-            fen = %self.game.fen(),
+            fen = %game.fen(),
             "search started"
         );
         let job = SearchJob::start(id, spec, self.inbox.clone());
         self.search = Some(Running {
             job,
             purpose,
-            root: self.game.clone(),
+            root: game.clone(),
             culprits: Culprits { search: search_culprit, eval: eval_culprit },
             budget,
             last_line: None,
             last_progress: None,
+            ponder_outcome: None,
         });
+        if self.paused
+            && let Some(running) = &self.search
+        {
+            running.job.pause();
+        }
     }
 
     fn on_progress(&mut self, job: u64, progress: Progress) {
@@ -586,6 +782,12 @@ impl Session {
         }
         let pv = pv_text(&running.root, &progress.pv);
         running.last_line = Some(progress.clone());
+        if running.purpose == Purpose::Move {
+            self.last_score = Some(match progress.score.kind {
+                ScoreKind::Centipawns => progress.score.value,
+                ScoreKind::Mate => progress.score.value.signum() * 30_000,
+            });
+        }
         if self.post {
             let time_ms = progress.time_ms;
             self.reply(Reply::Thinking(Thinking {
@@ -609,20 +811,32 @@ impl Session {
             }
             return;
         }
+        if let Some(running) = self.search.as_mut().filter(|r| r.job.id == job)
+            && matches!(running.purpose, Purpose::Ponder { .. })
+        {
+            // The opponent has not moved yet: keep the result for a ponder hit.
+            running.ponder_outcome = Some(outcome);
+            return;
+        }
         let Some(running) = self.search.take_if(|r| r.job.id == job) else { return };
+        self.conclude(running, outcome);
+    }
+
+    /// What a finished search means: our move, or a fault to recover from.
+    fn conclude(&mut self, running: Running, outcome: Result<SearchOutcome, String>) {
+        let job = running.job.id;
         tracing::info!(job, elapsed_ms = running.job.elapsed().as_millis() as u64, ?outcome, "search finished");
         match outcome {
             Ok(outcome) => match running.purpose {
-                Purpose::Analysis => {}
+                Purpose::Analysis | Purpose::Ponder { .. } => {}
                 Purpose::Move => {
                     let best = outcome.best.into_option().and_then(|m| running.root.from_plugin_move(m));
                     match best {
                         Some(best) => {
-                            self.hint = outcome.ponder.into_option().and_then(|reply| {
-                                let mut after = running.root.clone();
-                                after.play(best);
-                                after.from_plugin_move(reply).map(|m| after.move_text(m))
-                            });
+                            let mut after = running.root.clone();
+                            after.play(best);
+                            self.expected_reply = outcome.ponder.into_option().and_then(|r| after.from_plugin_move(r));
+                            self.hint = self.expected_reply.map(|m| after.move_text(m));
                             self.play_engine_move(best);
                         }
                         None => {
@@ -684,6 +898,8 @@ impl Session {
     fn retry(&mut self, failed: Running) {
         match failed.purpose {
             Purpose::Analysis => self.restart_analysis(),
+            // Never concluded: a failed ponder search is kept until the opponent moves.
+            Purpose::Ponder { .. } => {}
             Purpose::Move => {
                 let elapsed = failed.job.elapsed().as_millis() as u64;
                 let left = failed.budget.hard_ms.saturating_sub(elapsed);
@@ -711,11 +927,18 @@ impl Session {
 
     fn play_engine_move(&mut self, m: shakmaty::Move) {
         let text = self.game.move_text(m);
+        // A draw that becomes claimable by our move is claimed before it, as the protocol asks.
+        if self.game.claimable_after(m) {
+            self.reply(Reply::OfferDraw);
+        }
         self.game.play(m);
         self.claimed = false;
         self.reply(Reply::Move(text));
-        self.claim_if_over();
+        let over = self.claim_if_over();
         self.flush_pongs();
+        if !over {
+            self.start_pondering();
+        }
     }
 
     fn analysis_status(&mut self) {

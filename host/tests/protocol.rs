@@ -253,3 +253,83 @@ fn sigint_does_not_kill_and_sigterm_ends_cleanly() {
     kill("-TERM", engine.pid());
     assert!(engine.wait_exit(Duration::from_secs(5)).is_some_and(|s| s.success()));
 }
+
+#[test]
+fn ponders_after_its_move_and_a_hit_keeps_the_search() {
+    let mut engine = Engine::start(None);
+    engine.handshake();
+    engine.send("new");
+    engine.send("hard");
+    engine.send("level 0 1 0");
+    engine.send("time 6000");
+    engine.send("otim 6000");
+    engine.send("white");
+    engine.send("go");
+    let first = engine.read_until(|l| l.starts_with("Hint: "));
+    let mut position = Chess::default();
+    let our = first.iter().find_map(|l| l.strip_prefix("move ")).expect("the move came before the hint").to_owned();
+    play(&mut position, &our);
+    let hint = first.last().unwrap().strip_prefix("Hint: ").unwrap().to_owned();
+    // While pondering the engine answers ping at once: it is not on move.
+    engine.sync(1);
+    engine.send("time 6000");
+    engine.send(&hint);
+    let reply = engine.expect_move();
+    play(&mut position, &hint);
+    play(&mut position, &reply);
+    // A miss: play something else than the new hint.
+    let hint =
+        engine.read_until(|l| l.starts_with("Hint: ")).last().unwrap().strip_prefix("Hint: ").unwrap().to_owned();
+    let other = position
+        .legal_moves()
+        .iter()
+        .map(|&m| UciMove::from_standard(m).to_string())
+        .find(|m| *m != hint)
+        .expect("more than one legal move");
+    engine.send(&other);
+    play(&mut position, &other);
+    let reply = engine.expect_move();
+    play(&mut position, &reply);
+    engine.send("easy");
+    engine.send("force");
+    engine.sync(2);
+}
+
+#[test]
+fn pause_holds_the_search_and_resume_lets_it_finish() {
+    let mut engine = Engine::start(None);
+    engine.handshake();
+    engine.send("new");
+    engine.send("st 1");
+    engine.send("white");
+    engine.send("go");
+    engine.send("pause");
+    // Paused, the one-second search must not move for well over a second.
+    let started = std::time::Instant::now();
+    while started.elapsed() < Duration::from_millis(1500) {
+        if let Some(line) = engine.next_line(Duration::from_millis(100)) {
+            assert!(!line.starts_with("move "), "moved while paused: {line}");
+        }
+    }
+    engine.send("resume");
+    let m = engine.expect_move();
+    play(&mut Chess::default(), &m);
+}
+
+#[test]
+fn setscore_changes_what_the_search_thinks_of_a_position() {
+    let mut engine = Engine::start(None);
+    engine.handshake();
+    engine.send("new");
+    engine.send("force");
+    engine.send("post");
+    // Declare the position after 1. a3 a brilliant win for White (bad for Black to move).
+    engine.send("a2a3");
+    engine.send("setscore -5000 0");
+    engine.send("undo");
+    engine.send("sd 3");
+    engine.send("white");
+    engine.send("go");
+    let m = engine.expect_move();
+    assert_eq!(m, "a2a3", "the search should head for the position declared won");
+}

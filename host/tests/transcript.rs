@@ -16,7 +16,7 @@ use plugboard_plugin_api::{
     abi_stable::std_types::{RNone, ROption, RSlice},
 };
 
-/// Plays the legal move with the lowest (from, to) squares and reports one line.
+/// Plays the allowed legal move with the lowest (from, to) squares and reports one line.
 struct Scripted;
 
 impl SearchPlugin for Scripted {
@@ -35,7 +35,12 @@ impl SearchPlugin for Scripted {
             moves.extend(list);
             false
         });
-        let best = moves.iter().map(|&m| plugboard_alphabeta::move_from_cozy(m)).min_by_key(|m| (m.from, m.to));
+        let allowed = |m: &plugboard_plugin_api::Move| request.root_moves.is_empty() || request.root_moves.contains(m);
+        let best = moves
+            .iter()
+            .map(|&m| plugboard_alphabeta::move_from_cozy(m))
+            .filter(allowed)
+            .min_by_key(|m| (m.from, m.to));
         if let Some(best) = best {
             reporter.report(&SearchInfo {
                 kind: InfoKind::Line,
@@ -91,8 +96,9 @@ fn handshake_lists_features_then_options_then_done() {
     assert_eq!(lines[0], "feature done=0");
     assert_eq!(
         lines[1],
-        "feature myname=\"Plugboard 0.1.0\" ping=1 setboard=1 usermove=1 playother=1 san=0 time=1 draw=0 \
-         sigint=0 sigterm=0 reuse=1 analyze=1 colors=0 name=0 nps=0 memory=1 smp=1 debug=1 variants=\"normal\""
+        "feature myname=\"Plugboard 0.1.0\" ping=1 setboard=1 usermove=1 playother=1 san=0 time=1 draw=1 \
+         sigint=0 sigterm=0 reuse=1 analyze=1 colors=0 name=0 nps=0 memory=1 smp=1 debug=1 \
+         pause=1 exclude=1 setscore=1 highlight=1 variants=\"normal\""
     );
     assert_eq!(
         lines[2..5],
@@ -168,4 +174,75 @@ fn options_are_readvertised_only_when_they_change() {
     let first = t.say(&["option Search=scripted"]);
     assert_eq!(first.first().map(String::as_str), Some("feature done=0"));
     assert_eq!(t.say(&["option Search=scripted", "ping 1"]), ["pong 1"]);
+}
+
+#[test]
+fn edit_sets_up_a_position_and_keeps_the_side_to_move() {
+    let mut t = Transcript::new();
+    t.say(&["xboard", "protover 2", "option Search=scripted"]);
+    // The black-to-move kludge: a move in force mode, then edit.
+    assert_eq!(
+        t.say(&["new", "force", "a2a3", "edit", "#", "Ke1", "Ra1", "c", "Ke8", "Zz", "."]),
+        ["Error (bad parameter): Zz (expected a piece letter and a square, like Pe4 or xe4)"]
+    );
+    // Black is to move; the scripted search plays the lowest move: Ke8-d7.
+    assert_eq!(t.say(&["go"]), ["move e8d7"]);
+    // White may still castle queen-side: the rook and king stood on their squares.
+    assert_eq!(t.say(&["force", "e1c1", "ping 1"]), ["pong 1"]);
+    assert_eq!(t.say(&["edit", "#", "Ke1", "."]), ["tellusererror Illegal position: illegal position: missing king"]);
+    assert_eq!(t.say(&["e1e2"]), ["Illegal move (no legal position is set up): e1e2"]);
+}
+
+#[test]
+fn exclude_and_include_steer_the_analysis() {
+    let mut t = Transcript::new();
+    t.say(&["xboard", "protover 2", "option Search=scripted", "post"]);
+    assert_eq!(t.say(&["exclude e2e4"]), ["Error (command not legal now): exclude e2e4"]);
+    // The scripted search reports its one line and ends, so each analysis is one line.
+    assert_eq!(t.say(&["new", "force", "analyze"]), ["1 12 0 1 1 1000 0\tb1a3"]);
+    assert_eq!(t.say(&["exclude b1a3"]), ["1 12 0 1 1 1000 0\tb1c3"]);
+    assert_eq!(t.say(&["exclude all", "ping 1"]), ["pong 1"]);
+    assert_eq!(t.say(&["include g1f3"]), ["1 12 0 1 1 1000 0\tg1f3"]);
+    // A new position forgets the exclusions.
+    assert_eq!(t.say(&["e2e4"]), ["1 12 0 1 1 1000 0\ta7a5"]);
+    assert_eq!(t.say(&["exclude e2e5"]), ["Illegal move (not legal in this position): e2e5"]);
+    assert_eq!(t.say(&["exit", "exit"]), ["Error (command not legal now): exit"]);
+}
+
+#[test]
+fn lift_is_answered_with_the_legal_destinations() {
+    let mut t = Transcript::new();
+    t.say(&["xboard", "protover 2", "new"]);
+    assert_eq!(t.say(&["lift b1", "put c3", "hover c3"]), ["highlight 8/8/8/8/8/Y1Y5/8/8"]);
+    assert_eq!(t.say(&["lift e9"]), ["Error (bad parameter): lift e9"]);
+}
+
+#[test]
+fn draw_offers_follow_the_score_and_claims_come_before_the_move() {
+    let mut t = Transcript::new();
+    t.say(&["xboard", "protover 2", "option Search=scripted"]);
+    // The scripted search scores +12 for itself: no reason to accept.
+    t.say(&["new", "go"]);
+    assert_eq!(t.say(&["draw", "ping 1"]), ["pong 1"]);
+    // Bare kings: nobody can win, so accept.
+    assert_eq!(t.say(&["setboard 4k3/8/8/8/8/8/8/4K3 w - - 0 1", "draw"]), ["offer draw"]);
+    // A move that repeats the position a third time is claimed with offer draw first.
+    t.say(&["setboard 8/8/8/8/8/7K/k7/3R4 w - - 0 1", "force"]);
+    t.say(&["h3h4", "a2b2", "h4h3", "b2a2", "h3h4", "a2b2", "h4h3"]);
+    assert_eq!(t.say(&["go"]), ["offer draw", "move b2a2", "1/2-1/2 {Draw by repetition}"]);
+}
+
+#[test]
+fn too_many_parameters_and_pause_out_of_place() {
+    let mut t = Transcript::new();
+    t.say(&["xboard", "protover 2"]);
+    assert_eq!(
+        t.say(&["new now", "resume", "pause", "pause", "resume", "ping 3"]),
+        [
+            "Error (too many parameters): new now",
+            "Error (command not legal now): resume",
+            "Error (command not legal now): pause",
+            "pong 3",
+        ]
+    );
 }

@@ -29,8 +29,8 @@ pub use eval::{EVAL_FAILED, EVAL_LIMIT, EvalModule, EvalModuleRef, EvalPlugin, E
 pub use options::{OptionKind, OptionSpec, PluginInfo};
 pub use position::{Move, PieceKind, Position, Square};
 pub use search::{
-    Bound, EVAL_FAILURE_PREFIX, InfoKind, NO_DEADLINE, Reporter, Score, ScoreKind, SearchControl, SearchInfo,
-    SearchModule, SearchModuleRef, SearchOutcome, SearchPlugin, SearchRequest,
+    Bound, EVAL_FAILURE_PREFIX, InfoKind, NO_DEADLINE, PresetScore, Reporter, Score, ScoreKind, SearchControl,
+    SearchInfo, SearchModule, SearchModuleRef, SearchOutcome, SearchPlugin, SearchRequest,
 };
 
 /// Root-module name of search plugins; the host reads it from a library's header

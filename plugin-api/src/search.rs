@@ -59,6 +59,9 @@ impl RootModule for SearchModuleRef {
 #[derive(StableAbi, Debug)]
 pub struct SearchControl {
     pub stop: AtomicBool,
+    /// While set, the search holds still (CECP `pause`) and uses no CPU; the host
+    /// moves the deadlines on by the time spent paused.
+    pub paused: AtomicBool,
     /// While set (analysis, pondering), the search ignores deadlines and keeps going.
     pub infinite: AtomicBool,
     pub soft_deadline_ms: AtomicU64,
@@ -69,6 +72,7 @@ impl SearchControl {
     pub fn new(soft_deadline_ms: u64, hard_deadline_ms: u64, infinite: bool) -> SearchControl {
         SearchControl {
             stop: AtomicBool::new(false),
+            paused: AtomicBool::new(false),
             infinite: AtomicBool::new(infinite),
             soft_deadline_ms: AtomicU64::new(soft_deadline_ms),
             hard_deadline_ms: AtomicU64::new(hard_deadline_ms),
@@ -78,6 +82,19 @@ impl SearchControl {
     #[inline]
     pub fn stop_requested(&self) -> bool {
         self.stop.load(Ordering::Relaxed)
+    }
+
+    #[inline]
+    pub fn is_paused(&self) -> bool {
+        self.paused.load(Ordering::Relaxed)
+    }
+
+    /// Waits while the host has the search paused; true if a stop came meanwhile.
+    pub fn wait_while_paused(&self) -> bool {
+        while self.is_paused() && !self.stop_requested() {
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        self.stop_requested()
     }
 
     pub fn request_stop(&self) {
@@ -121,7 +138,18 @@ pub struct SearchRequest<'a> {
     pub multipv: u32,
     /// Forget what earlier searches learnt (a new game, or another evaluation).
     pub clear_hash: bool,
+    /// Scores the user fixed for positions (CECP `setscore`): a search reaching
+    /// one of them takes the score as exact instead of searching it.
+    pub preset_scores: RSlice<'a, PresetScore>,
     pub control: &'a SearchControl,
+}
+
+/// A position and the score it is to have, in centipawns for its side to move.
+#[repr(C)]
+#[derive(StableAbi, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PresetScore {
+    pub position: Position,
+    pub centipawns: i32,
 }
 
 /// Whether a score is exact or a bound found by a window that failed.

@@ -74,6 +74,20 @@ pub enum Command<'a> {
         name: &'a str,
         value: Option<&'a str>,
     },
+    /// Protocol 1's position set-up; the lines up to `.` follow.
+    Edit,
+    Pause,
+    Resume,
+    /// `exclude MOVE` or `exclude all` (`None`).
+    Exclude(Option<&'a str>),
+    Include(Option<&'a str>),
+    SetScore {
+        centipawns: i32,
+        depth: u32,
+    },
+    Lift(&'a str),
+    Put(&'a str),
+    Hover(&'a str),
 }
 
 /// Why a line is not a command we can carry out.
@@ -81,6 +95,7 @@ pub enum Command<'a> {
 pub enum CommandError {
     Unknown,
     BadParameter(&'static str),
+    TooManyParameters,
 }
 
 impl CommandError {
@@ -89,6 +104,7 @@ impl CommandError {
         match self {
             CommandError::Unknown => "unknown command",
             CommandError::BadParameter(_) => "bad parameter",
+            CommandError::TooManyParameters => "too many parameters",
         }
     }
 }
@@ -98,6 +114,7 @@ impl fmt::Display for CommandError {
         match self {
             CommandError::Unknown => f.write_str("unknown command"),
             CommandError::BadParameter(why) => write!(f, "bad parameter: {why}"),
+            CommandError::TooManyParameters => f.write_str("too many parameters"),
         }
     }
 }
@@ -109,7 +126,8 @@ impl<'a> Command<'a> {
             Some((word, rest)) => (word, rest.trim()),
             None => (line, ""),
         };
-        let no_args = |command: Command<'a>| Ok(command);
+        let no_args =
+            |command: Command<'a>| if rest.is_empty() { Ok(command) } else { Err(CommandError::TooManyParameters) };
         match word {
             "xboard" => no_args(Command::Xboard),
             "protover" => Ok(Command::Protover(number(rest, "protover needs a version number")?)),
@@ -193,6 +211,28 @@ impl<'a> Command<'a> {
                 non_empty(name, "option needs a name")?;
                 Ok(Command::Option { name, value })
             }
+            "edit" => no_args(Command::Edit),
+            "pause" => no_args(Command::Pause),
+            "resume" => no_args(Command::Resume),
+            "exclude" => {
+                non_empty(rest, "exclude needs a move or all").map(|m| Command::Exclude((m != "all").then_some(m)))
+            }
+            "include" => {
+                non_empty(rest, "include needs a move or all").map(|m| Command::Include((m != "all").then_some(m)))
+            }
+            "setscore" => {
+                let mut parts = rest.split_whitespace();
+                let centipawns = parts.next().and_then(|p| p.parse().ok());
+                let depth = parts.next().map_or(Some(0), |p| p.parse().ok());
+                match (centipawns, depth, parts.next()) {
+                    (_, _, Some(_)) => Err(CommandError::TooManyParameters),
+                    (Some(centipawns), Some(depth), None) => Ok(Command::SetScore { centipawns, depth }),
+                    _ => Err(CommandError::BadParameter("setscore needs a score in centipawns")),
+                }
+            }
+            "lift" => square(rest).map(Command::Lift),
+            "put" => square(rest).map(Command::Put),
+            "hover" => square(rest).map(Command::Hover),
             _ if rest.is_empty() && looks_like_move(word) => Ok(Command::Move(word)),
             _ => Err(CommandError::Unknown),
         }
@@ -201,6 +241,13 @@ impl<'a> Command<'a> {
 
 fn number<T: std::str::FromStr>(text: &str, why: &'static str) -> Result<T, CommandError> {
     text.split_whitespace().next().and_then(|t| t.parse().ok()).ok_or(CommandError::BadParameter(why))
+}
+
+fn square(text: &str) -> Result<&str, CommandError> {
+    match text.as_bytes() {
+        [b'a'..=b'h', b'1'..=b'8'] => Ok(text),
+        _ => Err(CommandError::BadParameter("a square like e4 is needed")),
+    }
 }
 
 fn non_empty<'a>(text: &'a str, why: &'static str) -> Result<&'a str, CommandError> {

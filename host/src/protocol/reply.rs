@@ -32,6 +32,10 @@ pub enum Reply {
     TableRow(String),
     /// Ends a `bk` table.
     EmptyLine,
+    /// Accepts a draw offer, offers one, or claims one before the move that makes it claimable.
+    OfferDraw,
+    /// Colours for the squares of a lifted piece's moves.
+    Highlight(String),
 }
 
 /// A thinking line: `DEPTH SCORE TIME NODES SELDEPTH NPS TBHITS<Tab>PV`.
@@ -110,6 +114,8 @@ impl fmt::Display for Reply {
             ),
             Reply::TableRow(text) => write!(f, " {}", OneLine(text)),
             Reply::EmptyLine => Ok(()),
+            Reply::OfferDraw => f.write_str("offer draw"),
+            Reply::Highlight(colors) => write!(f, "highlight {}", OneLine(colors)),
         }
     }
 }

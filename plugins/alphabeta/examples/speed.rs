@@ -23,6 +23,7 @@ fn measure<E: Evaluation>(label: &str, fen: &str, depth: u32, eval: E) -> Result
         hash_mb: 16,
         multipv: 1,
         clear_hash: true,
+        preset_scores: RSlice::from_slice(&[]),
         control: &control,
     };
     let nodes = Mutex::new(0);

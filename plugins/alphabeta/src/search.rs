@@ -136,6 +136,8 @@ struct Searcher<'a, E> {
     last_progress_ms: u64,
     /// The best root move of the iteration in progress, once one is fully searched.
     iteration_best: Option<(Move, i32)>,
+    /// Hashes of the positions scored by `setscore`, with their scores.
+    preset_scores: Vec<(u64, i32)>,
 }
 
 impl<'a, E: Evaluation> Searcher<'a, E> {
@@ -177,6 +179,11 @@ impl<'a, E: Evaluation> Searcher<'a, E> {
             quiet_lists: (0..=MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
             last_progress_ms: 0,
             iteration_best: None,
+            preset_scores: request
+                .preset_scores
+                .iter()
+                .filter_map(|preset| Some((position_to_board(&preset.position).ok()?.hash(), preset.centipawns)))
+                .collect(),
         }
     }
 
@@ -340,6 +347,9 @@ impl<'a, E: Evaluation> Searcher<'a, E> {
         }
         if self.tick(ply) {
             return 0;
+        }
+        if let Some(score) = self.preset_score(board) {
+            return score;
         }
         // Mate distance pruning: no line from here can beat a shorter mate already found.
         alpha = alpha.max(-MATE + ply as i32);
@@ -545,11 +555,24 @@ impl<'a, E: Evaluation> Searcher<'a, E> {
             self.stopped = true;
         } else if self.nodes.is_multiple_of(CHECK_EVERY) {
             let control = self.control;
+            if control.is_paused() && control.wait_while_paused() {
+                self.stopped = true;
+            }
             if control.stop_requested() || (!control.is_infinite() && self.elapsed_ms() >= control.hard_deadline_ms()) {
                 self.stopped = true;
             }
         }
         self.stopped
+    }
+
+    /// The score the user fixed for this position with `setscore`, if any.
+    #[inline]
+    fn preset_score(&self, board: &Board) -> Option<i32> {
+        if self.preset_scores.is_empty() {
+            return None;
+        }
+        let key = board.hash();
+        self.preset_scores.iter().find(|(hash, _)| *hash == key).map(|&(_, score)| score)
     }
 
     /// Fifty-move rule, or a repetition: of any position since the root (twofold

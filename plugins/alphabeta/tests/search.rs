@@ -58,6 +58,7 @@ fn run_with<E: Evaluation>(setup: Setup<'_>, control: &SearchControl, eval: E) -
         hash_mb: 8,
         multipv: 1,
         clear_hash: true,
+        preset_scores: RSlice::from_slice(&[]),
         control,
     };
     let last = Mutex::new(None);
@@ -319,6 +320,7 @@ fn search_plugin_entry_point_works() {
         hash_mb: 1,
         multipv: 1,
         clear_hash: false,
+        preset_scores: RSlice::from_slice(&[]),
         control: &control,
     };
     let callback = |_: &plugboard_plugin_api::SearchInfo<'_>| {};
@@ -349,6 +351,7 @@ fn rejects_invalid_positions() {
         hash_mb: 1,
         multipv: 1,
         clear_hash: false,
+        preset_scores: RSlice::from_slice(&[]),
         control: &control,
     };
     let callback = |_: &plugboard_plugin_api::SearchInfo<'_>| {};
@@ -386,6 +389,7 @@ fn an_evaluator_that_cannot_be_made_is_an_evaluation_error() {
         hash_mb: 1,
         multipv: 1,
         clear_hash: false,
+        preset_scores: RSlice::from_slice(&[]),
         control: &control,
     };
     let callback = |_: &plugboard_plugin_api::SearchInfo<'_>| {};

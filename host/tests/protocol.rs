@@ -192,17 +192,16 @@ fn choosing_another_evaluation_mid_analysis_changes_the_scores() {
         "{}",
         readvertised.join("\n")
     );
-    // Everything after the pong comes from the new search: with material only, a
-    // balanced opening scores exactly 0 however deep it looks.
-    let material = engine.read_until(|l| thinking(l).is_some_and(|(depth, _, _)| depth >= 6));
-    let scores: Vec<i64> = material.iter().filter_map(|l| thinking(l)).map(|(_, score, _)| score).collect();
-    assert!(!scores.is_empty());
-    assert!(scores.iter().all(|&s| s == 0), "material scores {scores:?}");
-    assert_eq!(
-        thinking(material.iter().find(|l| thinking(l).is_some()).unwrap()).unwrap().0,
-        1,
-        "the search restarted"
-    );
+    // Everything after the re-advertised options comes from the new search: with
+    // material only, a balanced opening scores exactly 0 however deep it looks.
+    let done = readvertised.iter().position(|l| l == "feature done=1").expect("options re-advertised");
+    let mut material: Vec<String> = readvertised[done + 1..].to_vec();
+    if !material.iter().any(|l| thinking(l).is_some_and(|(depth, _, _)| depth >= 6)) {
+        material.extend(engine.read_until(|l| thinking(l).is_some_and(|(depth, _, _)| depth >= 6)));
+    }
+    let lines: Vec<(u32, i64, String)> = material.iter().filter_map(|l| thinking(l)).collect();
+    assert_eq!(lines.first().map(|(depth, _, _)| *depth), Some(1), "the search restarted: {material:?}");
+    assert!(lines.iter().all(|(_, score, _)| *score == 0), "material scores {lines:?}");
 }
 
 #[test]

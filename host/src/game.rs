@@ -39,7 +39,17 @@ impl Game {
 
     /// A game from a FEN (X-FEN or Shredder-FEN castling for Chess960 starts).
     pub fn from_fen(fen: &str) -> Result<Game, String> {
+        Game::from_fen_in(fen, CastlingMode::Standard)
+    }
+
+    /// As [`Game::from_fen`]; in a Chess960 game castling is always read and written
+    /// the Chess960 way, even from a start that looks standard.
+    pub fn from_fen_in(fen: &str, mode: CastlingMode) -> Result<Game, String> {
         let parsed: Fen = fen.parse().map_err(|e| format!("{e}"))?;
+        if mode == CastlingMode::Chess960 {
+            let position = parsed.into_position::<Chess>(mode).map_err(|e| format!("{e}"))?;
+            return Ok(Game::from_position(position, mode));
+        }
         let standard = parsed.clone().into_position::<Chess>(CastlingMode::Standard);
         let (position, mode) = match standard {
             Ok(position) => (position, CastlingMode::Standard),
@@ -49,6 +59,10 @@ impl Game {
             ),
         };
         Ok(Game::from_position(position, mode))
+    }
+
+    pub fn castling_mode(&self) -> CastlingMode {
+        self.mode
     }
 
     pub fn position(&self) -> &Chess {

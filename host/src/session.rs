@@ -5,7 +5,7 @@
 use std::sync::mpsc::Sender;
 
 use plugboard_plugin_api::{EVAL_FAILURE_PREFIX, Move as PluginMove, PresetScore, Score, ScoreKind, SearchOutcome};
-use shakmaty::{Color, Position};
+use shakmaty::{CastlingMode, Chess, Color, Position};
 
 use crate::{
     clock::{Budget, Clock},
@@ -242,11 +242,14 @@ impl Session {
                 self.clear_hash = true;
                 self.restart_analysis();
             }
-            Command::Variant(name) => {
-                if name != "normal" {
-                    self.reply(Reply::Error { kind: "unsupported variant", command: line.trim().to_owned() });
+            Command::Variant(name) => match name {
+                "normal" => self.set_game(Game::default()),
+                "fischerandom" => {
+                    // The GUI sends the start position with setboard next; until then, the standard one.
+                    self.set_game(Game::from_position(Chess::default(), CastlingMode::Chess960));
                 }
-            }
+                _ => self.reply(Reply::Error { kind: "unsupported variant", command: line.trim().to_owned() }),
+            },
             Command::Quit => self.shut_down(),
             Command::Random => self.random = !self.random,
             Command::Force => {
@@ -301,7 +304,7 @@ impl Session {
             }
             Command::SetBoard(fen) => {
                 self.discard_search();
-                match Game::from_fen(fen) {
+                match Game::from_fen_in(fen, self.game.castling_mode()) {
                     Ok(game) => self.set_game(game),
                     Err(why) => {
                         self.position_valid = false;

@@ -332,3 +332,32 @@ fn setscore_changes_what_the_search_thinks_of_a_position() {
     let m = engine.expect_move();
     assert_eq!(m, "a2a3", "the search should head for the position declared won");
 }
+
+#[test]
+fn plays_fischer_random_legally() {
+    use shakmaty::{CastlingMode, CastlingSide, fen::Fen};
+    let fen = "bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w GEge - 0 1";
+    let mut position: Chess = fen.parse::<Fen>().unwrap().into_position(CastlingMode::Chess960).unwrap();
+    let mut engine = Engine::start(None);
+    engine.handshake();
+    engine.send("new");
+    engine.send("variant fischerandom");
+    engine.send(&format!("setboard {fen}"));
+    engine.send("st 0.1");
+    for _ in 0..16 {
+        if position.is_game_over() {
+            break;
+        }
+        // The engine plays whichever side is to move, one move at a time.
+        engine.send("go");
+        let text = engine.expect_move();
+        let m = match text.as_str() {
+            "O-O" => position.castling_moves(CastlingSide::KingSide).first().copied(),
+            "O-O-O" => position.castling_moves(CastlingSide::QueenSide).first().copied(),
+            other => other.parse::<UciMove>().ok().and_then(|uci| uci.to_move(&position).ok()),
+        };
+        let m = m.unwrap_or_else(|| panic!("{text} is not legal in {position:?}"));
+        position.play_unchecked(m);
+        engine.send("force");
+    }
+}

@@ -98,7 +98,7 @@ fn handshake_lists_features_then_options_then_done() {
         lines[1],
         "feature myname=\"Plugboard 0.1.0\" ping=1 setboard=1 usermove=1 playother=1 san=0 time=1 draw=1 \
          sigint=0 sigterm=0 reuse=1 analyze=1 colors=0 name=0 nps=0 memory=1 smp=1 debug=1 \
-         pause=1 exclude=1 setscore=1 highlight=1 variants=\"normal\""
+         pause=1 exclude=1 setscore=1 highlight=1 variants=\"normal,fischerandom\""
     );
     assert_eq!(
         lines[2..5],
@@ -245,4 +245,19 @@ fn too_many_parameters_and_pause_out_of_place() {
             "pong 3",
         ]
     );
+}
+
+#[test]
+fn fischer_random_castles_by_the_chess960_rules() {
+    let mut t = Transcript::new();
+    t.say(&["xboard", "protover 2", "option Search=scripted"]);
+    assert_eq!(t.say(&["new", "variant fischerandom", "ping 1"]), ["pong 1"]);
+    // King b1 beside rook a1: its lowest move is castling queen-side, king-takes-rook b1a1,
+    // which the GUI must see as O-O-O.
+    t.say(&["setboard rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w HAha - 0 1"]);
+    assert_eq!(t.say(&["go"]), ["move O-O-O"]);
+    // Black castles king-side, as the GUI writes it; the scripted engine answers.
+    let reply = t.say(&["O-O"]);
+    assert!(reply.len() == 1 && reply[0].starts_with("move "), "{reply:?}");
+    assert_eq!(t.say(&["new", "variant atomic"]), ["Error (unsupported variant): variant atomic"]);
 }

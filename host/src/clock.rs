@@ -20,6 +20,11 @@ pub struct Clock {
     opponent_ms: Option<i64>,
     /// Kept back from every budget for the GUI's and the network's lag.
     pub overhead_ms: u64,
+    /// `nps N`: time is the node count divided by N (until the next `new`).
+    pub nodes_per_second: Option<u64>,
+    /// The move number at which the current `level` began: a `level` sent
+    /// mid-game counts its moves per session from there.
+    level_fullmove: u32,
 }
 
 impl Default for Clock {
@@ -33,6 +38,8 @@ impl Default for Clock {
             own_ms: None,
             opponent_ms: None,
             overhead_ms: 50,
+            nodes_per_second: None,
+            level_fullmove: 1,
         }
     }
 }
@@ -41,7 +48,10 @@ impl Default for Clock {
 const MIN_BUDGET_MS: u64 = 5;
 
 impl Clock {
-    pub fn set_level(&mut self, moves_per_session: u32, base_ms: u64, increment_ms: u64) {
+    /// `level` at move `fullmove_number`: from the start of a game a time control,
+    /// mid-game the moves to go and the time left from here.
+    pub fn set_level(&mut self, moves_per_session: u32, base_ms: u64, increment_ms: u64, fullmove_number: u32) {
+        self.level_fullmove = fullmove_number.max(1);
         self.moves_per_session = moves_per_session;
         self.base_ms = base_ms;
         self.increment_ms = increment_ms;
@@ -71,7 +81,7 @@ impl Clock {
         }
         let remaining = self.own_ms.unwrap_or(self.base_ms as i64).max(0) as u64;
         let moves_to_go = if self.moves_per_session > 0 {
-            let made = fullmove_number.saturating_sub(1) % self.moves_per_session;
+            let made = fullmove_number.saturating_sub(self.level_fullmove) % self.moves_per_session;
             u64::from(self.moves_per_session - made)
         } else {
             // Sudden death: plan as if the game lasted another 30 moves at least.
@@ -103,7 +113,7 @@ mod tests {
     #[test]
     fn never_plans_beyond_the_clock() {
         let mut clock = Clock::default();
-        clock.set_level(0, 60_000, 0);
+        clock.set_level(0, 60_000, 0, 1);
         for remaining_cs in [1, 5, 10, 50, 100, 1000, 6000] {
             clock.set_own_time(remaining_cs);
             let budget = clock.budget(20);
@@ -116,11 +126,23 @@ mod tests {
     #[test]
     fn moves_per_session_counts_down() {
         let mut clock = Clock::default();
-        clock.set_level(40, 40 * 60_000, 0);
+        clock.set_level(40, 40 * 60_000, 0, 1);
         clock.set_own_time(60_000);
         let early = clock.budget(1);
         clock.set_own_time(60_000);
         let last_before_control = clock.budget(40);
         assert!(last_before_control.soft_ms > early.soft_ms * 10);
+    }
+
+    #[test]
+    fn a_level_sent_mid_game_counts_moves_from_there() {
+        let mut clock = Clock::default();
+        clock.set_level(10, 60_000, 0, 31);
+        clock.set_own_time(6000);
+        let first = clock.budget(31);
+        clock.set_own_time(6000);
+        let tenth = clock.budget(40);
+        // At move 40 this is the last move before the control: spend far more.
+        assert!(tenth.soft_ms > first.soft_ms * 5, "{first:?} {tenth:?}");
     }
 }

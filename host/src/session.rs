@@ -4,7 +4,9 @@
 
 use std::sync::mpsc::Sender;
 
-use plugboard_plugin_api::{EVAL_FAILURE_PREFIX, Move as PluginMove, PresetScore, Score, ScoreKind, SearchOutcome};
+use plugboard_plugin_api::{
+    EVAL_FAILURE_PREFIX, Move as PluginMove, NO_DEADLINE, PresetScore, Score, ScoreKind, SearchOutcome,
+};
 use shakmaty::{CastlingMode, Chess, Color, Position};
 
 use crate::{
@@ -239,6 +241,7 @@ impl Session {
                 self.set_game(Game::default());
                 self.engine_side = Some(Color::Black);
                 self.clock.depth_limit = None;
+                self.clock.nodes_per_second = None;
                 self.clear_hash = true;
                 self.restart_analysis();
             }
@@ -272,11 +275,12 @@ impl Session {
                 self.engine_side = Some(!turn);
             }
             Command::Level { moves_per_session, base_ms, increment_ms } => {
-                self.clock.set_level(moves_per_session, base_ms, increment_ms)
+                let fullmove = self.game.position().fullmoves().get();
+                self.clock.set_level(moves_per_session, base_ms, increment_ms, fullmove)
             }
             Command::SecondsPerMove { ms } => self.clock.set_seconds_per_move(ms),
             Command::Depth(depth) => self.clock.depth_limit = Some(depth.max(1)),
-            Command::Nps(_) => self.reply(Reply::Error { kind: "not supported", command: line.trim().to_owned() }),
+            Command::Nps(rate) => self.clock.nodes_per_second = Some(rate),
             Command::Time { centiseconds } => self.clock.set_own_time(centiseconds),
             Command::Otim { centiseconds } => self.clock.set_opponent_time(centiseconds),
             Command::Move(text) => self.user_move(text),
@@ -720,7 +724,16 @@ impl Session {
         self.start_search_on(&game, purpose, budget);
     }
 
-    fn start_search_on(&mut self, game: &Game, purpose: Purpose, budget: Budget) {
+    fn start_search_on(&mut self, game: &Game, purpose: Purpose, mut budget: Budget) {
+        // On a node clock the budget is spent in nodes, and the wall clock has no say.
+        let mut node_limit = 0;
+        if let Some(rate) = self.clock.nodes_per_second.filter(|&rate| rate > 0)
+            && purpose == Purpose::Move
+        {
+            node_limit = budget.soft_ms.saturating_mul(rate) / 1000;
+            node_limit = node_limit.max(1);
+            budget = Budget { soft_ms: NO_DEADLINE, hard_ms: NO_DEADLINE };
+        }
         let (module, search_plugin) = self.plugins.search_module();
         let search_culprit = (search_plugin.origin.clone(), search_plugin.name().to_owned());
         let (eval, eval_plugin) = self.plugins.evaluator_source();
@@ -740,7 +753,7 @@ impl Session {
                 Vec::new()
             },
             depth: self.clock.depth_limit.unwrap_or(0),
-            nodes: 0,
+            nodes: node_limit,
             threads: self.threads,
             hash_mb: self.hash_mb,
             clear_hash: std::mem::take(&mut self.clear_hash),
@@ -792,7 +805,11 @@ impl Session {
             });
         }
         if self.post {
-            let time_ms = progress.time_ms;
+            // On a node clock, time is what the nodes say it is.
+            let time_ms = match self.clock.nodes_per_second.filter(|&rate| rate > 0) {
+                Some(rate) => progress.nodes.saturating_mul(1000) / rate,
+                None => progress.time_ms,
+            };
             self.reply(Reply::Thinking(Thinking {
                 depth: progress.depth,
                 score: xboard_score(progress.score),
@@ -903,6 +920,11 @@ impl Session {
             Purpose::Analysis => self.restart_analysis(),
             // Never concluded: a failed ponder search is kept until the opponent moves.
             Purpose::Ponder { .. } => {}
+            // On a node clock there is no wall-clock budget to split: start afresh.
+            Purpose::Move if failed.budget.hard_ms == NO_DEADLINE => {
+                let budget = self.clock.budget(self.game.position().fullmoves().get());
+                self.start_search(Purpose::Move, budget);
+            }
             Purpose::Move => {
                 let elapsed = failed.job.elapsed().as_millis() as u64;
                 let left = failed.budget.hard_ms.saturating_sub(elapsed);

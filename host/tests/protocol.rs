@@ -361,3 +361,27 @@ fn plays_fischer_random_legally() {
         engine.send("force");
     }
 }
+
+#[test]
+fn a_node_clock_limits_nodes_and_reports_time_from_them() {
+    let mut engine = Engine::start(None);
+    engine.handshake();
+    engine.send("new");
+    engine.send("post");
+    engine.send("nps 20000");
+    engine.send("st 2");
+    engine.send("white");
+    engine.send("go");
+    let lines = engine.read_until(|l| l.starts_with("move "));
+    let mut seen = 0;
+    for line in lines.iter().filter(|l| l.contains('\t')) {
+        let fields: Vec<u64> =
+            line.split('\t').next().unwrap().split_whitespace().map(|f| f.parse().unwrap()).collect();
+        let (centiseconds, nodes) = (fields[2], fields[3]);
+        // st 2 at 20000 nodes a second: at most 40000 nodes, and time is nodes / 200 cs.
+        assert!(nodes <= 40_000, "{line}");
+        assert_eq!(centiseconds, nodes * 100 / 20_000, "{line}");
+        seen += 1;
+    }
+    assert!(seen > 0, "no thinking output: {lines:?}");
+}

@@ -97,7 +97,7 @@ fn handshake_lists_features_then_options_then_done() {
     assert_eq!(
         lines[1],
         "feature myname=\"Plugboard 0.1.0\" ping=1 setboard=1 usermove=1 playother=1 san=0 time=1 draw=1 \
-         sigint=0 sigterm=0 reuse=1 analyze=1 colors=0 name=0 nps=0 memory=1 smp=1 debug=1 \
+         sigint=0 sigterm=0 reuse=1 analyze=1 colors=0 name=0 nps=1 memory=1 smp=1 debug=1 \
          pause=1 exclude=1 setscore=1 highlight=1 variants=\"normal,fischerandom\""
     );
     assert_eq!(

@@ -16,6 +16,9 @@ pub fn run(plugins: PluginHost) {
     crate::signals::install(inbox.clone());
     spawn_reader(inbox.clone());
     let mut session = Session::new(inbox, plugins);
+    if let Some(path) = crate::settings::default_path() {
+        session.use_settings_file(path);
+    }
     serve(&mut session, &events, &mut io::stdout().lock());
 }
 

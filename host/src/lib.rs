@@ -17,4 +17,5 @@ pub mod plugins;
 pub mod protocol;
 pub mod search;
 pub mod session;
+pub mod settings;
 pub mod signals;

@@ -2,10 +2,10 @@
 //! what it means, so ordering rules (a `pong` only after everything before it,
 //! the move before a pending `pong`) are properties of one loop.
 
-use std::sync::mpsc::Sender;
+use std::{path::PathBuf, sync::mpsc::Sender};
 
 use plugboard_plugin_api::{
-    EVAL_FAILURE_PREFIX, Move as PluginMove, NO_DEADLINE, PresetScore, Score, ScoreKind, SearchOutcome,
+    EVAL_FAILURE_PREFIX, Move as PluginMove, NO_DEADLINE, OptionSpec, PresetScore, Score, ScoreKind, SearchOutcome,
 };
 use shakmaty::{CastlingMode, Chess, Color, Position};
 
@@ -22,10 +22,13 @@ use crate::{
         reply::{Stat01, Thinking},
     },
     search::{SearchJob, SearchSpec},
+    settings,
 };
 
 pub const ENGINE_NAME: &str = concat!("Plugboard ", env!("CARGO_PKG_VERSION"));
 const OVERHEAD_OPTION: &str = "Move overhead";
+const SAVE_OPTION: &str = "Save settings";
+const RESET_OPTION: &str = "Reset settings";
 /// Below this much time left, a failed search is not retried: the best move known is played.
 const RETRY_MIN_MS: u64 = 20;
 
@@ -116,6 +119,8 @@ pub struct Session {
     last_score: Option<i32>,
     pub opponent: Opponent,
     quit: bool,
+    /// Where `Save settings` writes, if anywhere.
+    settings_path: Option<PathBuf>,
 }
 
 impl Session {
@@ -153,9 +158,16 @@ impl Session {
             last_score: None,
             opponent: Opponent::default(),
             quit: false,
+            settings_path: None,
         };
         session.report_scan();
         session
+    }
+
+    /// Saves settings to `path` from now on, and applies what it already holds.
+    pub fn use_settings_file(&mut self, path: PathBuf) {
+        self.settings_path = Some(path);
+        self.load_settings();
     }
 
     /// Replies produced so far, in order, for the one writer to print.
@@ -221,7 +233,10 @@ impl Session {
         };
         match command {
             Command::Xboard => {}
-            Command::Protover(_) => self.announce_features(),
+            Command::Protover(_) => {
+                self.negotiated.announce();
+                self.announce_features();
+            }
             Command::Accepted(feature) => {
                 self.negotiated.accept(feature);
                 if feature == "debug" {
@@ -449,7 +464,11 @@ impl Session {
 
     fn option_lines(&self) -> Vec<String> {
         let overhead = options_overhead_spec();
-        let mut lines = vec![options::advertise(&overhead, &self.clock.overhead_ms.to_string())];
+        let mut lines = vec![
+            options::advertise(&overhead, &self.clock.overhead_ms.to_string()),
+            options::advertise(&OptionSpec::save(SAVE_OPTION), ""),
+            options::advertise(&OptionSpec::reset(RESET_OPTION), ""),
+        ];
         lines.extend(self.plugins.options().iter().map(|(spec, value)| options::advertise(spec, value)));
         lines
     }
@@ -468,7 +487,7 @@ impl Session {
     /// option that it has a start-up value for with an `option` command, and
     /// re-advertising after those would never end.
     fn readvertise_options(&mut self) {
-        if self.option_lines() == self.advertised {
+        if self.option_lines() == self.advertised || !self.negotiated.announced() {
             return;
         }
         self.reply(Reply::Feature("done=0".into()));
@@ -497,6 +516,19 @@ impl Session {
     }
 
     fn set_option(&mut self, line: &str, name: &str, value: Option<&str>) {
+        if name == SAVE_OPTION {
+            self.save_settings();
+            return;
+        }
+        if name == RESET_OPTION {
+            self.clock.overhead_ms = DEFAULT_OVERHEAD_MS;
+            self.plugins.reset();
+            self.clear_hash = true;
+            // The GUI purged its option list when the button was pressed: always answer.
+            self.advertised.clear();
+            self.readvertise_options();
+            return;
+        }
         if name == OVERHEAD_OPTION {
             match options::validate(&options_overhead_spec(), value) {
                 Ok(ms) => self.clock.overhead_ms = ms.parse().unwrap_or(self.clock.overhead_ms),
@@ -527,6 +559,30 @@ impl Session {
                 }
                 self.readvertise_options();
             }
+        }
+    }
+
+    fn save_settings(&mut self) {
+        let Some(path) = self.settings_path.clone() else {
+            self.reply(Reply::TellUserError("No folder to save settings in".into()));
+            return;
+        };
+        let mut settings = vec![(OVERHEAD_OPTION.to_owned(), self.clock.overhead_ms.to_string())];
+        settings.extend(self.plugins.saved_settings());
+        match settings::save(&path, &settings) {
+            Ok(()) => self.reply(Reply::TellUser(format!("Settings saved to {}", path.display()))),
+            Err(why) => self.reply(Reply::TellUserError(format!("Settings not saved to {}: {why}", path.display()))),
+        }
+    }
+
+    /// Applies the saved settings at start-up; what no longer applies is logged and skipped.
+    fn load_settings(&mut self) {
+        let Some(path) = self.settings_path.clone() else { return };
+        for (name, value) in settings::load(&path) {
+            self.set_option(&format!("option {name}={value}"), &name, Some(&value));
+        }
+        for reply in self.take_output() {
+            tracing::warn!(%reply, "said while applying the saved settings");
         }
     }
 
@@ -944,6 +1000,11 @@ impl Session {
             failed.last_line.as_ref().and_then(|l| l.pv.first()).and_then(|&m| failed.root.from_plugin_move(m));
         let any = failed.root.position().legal_moves().first().copied();
         if let Some(m) = reported.or(any) {
+            if self.post {
+                // Not a search result: the protocol marks such lines with '('.
+                let pv = format!("(no search) {}", failed.root.move_text(m));
+                self.reply(Reply::Thinking(Thinking { pv, ..Thinking::default() }));
+            }
             self.play_engine_move(m);
         } else {
             self.flush_pongs();
@@ -994,8 +1055,10 @@ fn hash_ceiling_mb() -> u32 {
     total_kb.map_or(u32::MAX, |kb| u32::try_from(kb / 1024 / 2).unwrap_or(u32::MAX).max(1))
 }
 
-fn options_overhead_spec() -> plugboard_plugin_api::OptionSpec {
-    plugboard_plugin_api::OptionSpec::spin(OVERHEAD_OPTION, 50, 0, 5000)
+const DEFAULT_OVERHEAD_MS: u64 = 50;
+
+fn options_overhead_spec() -> OptionSpec {
+    OptionSpec::spin(OVERHEAD_OPTION, DEFAULT_OVERHEAD_MS as i64, 0, 5000)
 }
 
 /// The legal prefix of a principal variation, in the GUI's notation.

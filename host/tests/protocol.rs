@@ -385,3 +385,33 @@ fn a_node_clock_limits_nodes_and_reports_time_from_them() {
     }
     assert!(seen > 0, "no thinking output: {lines:?}");
 }
+
+#[test]
+fn saved_settings_come_back_and_reset_restores_defaults() {
+    let mut engine = Engine::start(None);
+    engine.handshake();
+    engine.send("option Evaluation=material");
+    engine.send("option Move overhead=77");
+    engine.send("option Save settings");
+    let lines = engine.sync(1);
+    assert!(lines.iter().any(|l| l.starts_with("telluser Settings saved to ")), "{lines:?}");
+    let home = engine.quit_keeping_home();
+
+    let mut engine = Engine::start_at_home(home, None, &[]);
+    let features = engine.handshake();
+    for wanted in
+        ["feature option=\"Evaluation -combo pesto /// *material\"", "feature option=\"Move overhead -spin 77 0 5000\""]
+    {
+        assert!(features.iter().any(|l| l == wanted), "{wanted} not restored: {features:?}");
+    }
+    engine.send("option Reset settings");
+    let lines = engine.sync(2);
+    for wanted in [
+        "feature done=0",
+        "feature option=\"Evaluation -combo *pesto /// material\"",
+        "feature option=\"Move overhead -spin 50 0 5000\"",
+        "feature done=1",
+    ] {
+        assert!(lines.iter().any(|l| l == wanted), "{wanted} missing after reset: {lines:?}");
+    }
+}

@@ -101,17 +101,19 @@ fn handshake_lists_features_then_options_then_done() {
          pause=1 exclude=1 setscore=1 highlight=1 variants=\"normal,fischerandom\""
     );
     assert_eq!(
-        lines[2..5],
+        lines[2..7],
         [
             "feature option=\"Move overhead -spin 50 0 5000\"",
+            "feature option=\"Save settings -save\"",
+            "feature option=\"Reset settings -reset\"",
             "feature option=\"Search -combo *alphabeta /// scripted\"",
             "feature option=\"Evaluation -combo *pesto\"",
         ]
     );
-    assert_eq!(lines[5], "feature option=\"Rescan plugins -button\"");
-    assert!(lines[6].starts_with("feature option=\"Plugin folder -path "));
+    assert_eq!(lines[7], "feature option=\"Rescan plugins -button\"");
+    assert!(lines[8].starts_with("feature option=\"Plugin folder -path "));
     assert_eq!(
-        lines[7..],
+        lines[9..],
         ["feature option=\"Null move pruning -check 1\"", "feature option=\"Tempo -spin 10 0 100\"", "feature done=1",]
     );
 }
@@ -260,4 +262,15 @@ fn fischer_random_castles_by_the_chess960_rules() {
     let reply = t.say(&["O-O"]);
     assert!(reply.len() == 1 && reply[0].starts_with("move "), "{reply:?}");
     assert_eq!(t.say(&["new", "variant atomic"]), ["Error (unsupported variant): variant atomic"]);
+}
+
+#[test]
+fn protocol_one_without_protover_still_plays() {
+    let mut t = Transcript::new();
+    // No `xboard`/`protover`: an old GUI. The built-in default is alphabeta, so
+    // choose the scripted search the way such a GUI cannot, before it starts.
+    t.say(&["option Search=scripted"]);
+    assert_eq!(t.say(&["new", "level 40 5 0", "e2e4"]), ["move a7a5"]);
+    assert_eq!(t.say(&["force", "white", "go"]), ["move b1a3"]);
+    assert_eq!(t.say(&["force", "black", "edit", "#", "Ke1", "c", "Ke8", "Pa7", ".", "go"]), ["move a7a5"]);
 }

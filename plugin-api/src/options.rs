@@ -73,6 +73,14 @@ impl OptionSpec {
         OptionSpec::plain(name, OptionKind::Button, "")
     }
 
+    pub fn save(name: &str) -> OptionSpec {
+        OptionSpec::plain(name, OptionKind::Save, "")
+    }
+
+    pub fn reset(name: &str) -> OptionSpec {
+        OptionSpec::plain(name, OptionKind::Reset, "")
+    }
+
     pub fn check(name: &str, default: bool) -> OptionSpec {
         OptionSpec::plain(name, OptionKind::Check, if default { "1" } else { "0" })
     }

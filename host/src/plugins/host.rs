@@ -203,6 +203,39 @@ impl PluginHost {
         })
     }
 
+    /// Back to the defaults: the default plugins, no extra folder, every plugin
+    /// option at its default value.
+    pub fn reset(&mut self) {
+        self.search = Kind::Search.default_name().to_owned();
+        self.eval = Kind::Eval.default_name().to_owned();
+        self.folder_option.clear();
+        for ((kind, plugin, option), _) in std::mem::take(&mut self.values) {
+            let default = self.registry.resolve(kind, &plugin).and_then(|p| {
+                p.info.options.iter().find(|spec| spec.name.as_str() == option).map(|spec| spec.default.to_string())
+            });
+            if let Some(default) = default
+                && let Err(why) = self.apply(kind, &plugin, &option, &default)
+            {
+                tracing::warn!(%kind, %plugin, %option, %why, "option not reset");
+            }
+        }
+    }
+
+    /// The settings worth saving: every option with a value, by its advertised name.
+    pub fn saved_settings(&self) -> Vec<(String, String)> {
+        self.described_options()
+            .into_iter()
+            .filter(|(target, spec, _)| {
+                *target != Target::Rescan
+                    && !matches!(spec.kind, OptionKind::Button | OptionKind::Save | OptionKind::Reset)
+            })
+            .map(|(target, spec, value)| {
+                let value = if target == Target::Folder { self.folder_option.clone() } else { value };
+                (spec.name.to_string(), value)
+            })
+            .collect()
+    }
+
     fn apply(&self, kind: Kind, plugin: &str, option: &str, value: &str) -> Result<(), String> {
         let Some(plugin) = self.registry.resolve(kind, plugin) else {
             return Err(format!("the {kind} plugin {plugin} is not available"));
@@ -227,4 +260,5 @@ impl PluginHost {
 }
 
 /// Option names the host itself uses; a plugin option of the same name is shown prefixed.
-const HOST_NAMES: [&str; 5] = ["Search", "Evaluation", RESCAN_OPTION, FOLDER_OPTION, "Move overhead"];
+const HOST_NAMES: [&str; 7] =
+    ["Search", "Evaluation", RESCAN_OPTION, FOLDER_OPTION, "Move overhead", "Save settings", "Reset settings"];

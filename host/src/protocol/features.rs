@@ -20,9 +20,19 @@ pub fn announcement(engine_name: &str) -> Vec<String> {
 pub struct Negotiated {
     accepted: BTreeSet<String>,
     rejected: BTreeSet<String>,
+    /// Features (and options) were announced, after `protover`.
+    announced: bool,
 }
 
 impl Negotiated {
+    pub fn announce(&mut self) {
+        self.announced = true;
+    }
+
+    pub fn announced(&self) -> bool {
+        self.announced
+    }
+
     pub fn accept(&mut self, feature: &str) {
         self.rejected.remove(feature);
         self.accepted.insert(feature.to_owned());

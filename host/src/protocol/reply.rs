@@ -39,7 +39,7 @@ pub enum Reply {
 }
 
 /// A thinking line: `DEPTH SCORE TIME NODES SELDEPTH NPS TBHITS<Tab>PV`.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct Thinking {
     pub depth: u32,
     /// Centipawns, or ±(100000 + moves) for mates.

@@ -51,11 +51,16 @@ impl Engine {
     }
 
     pub fn start_with_args(plugin_path: Option<&Path>, args: &[&str]) -> Engine {
-        let home = tempfile::tempdir().expect("a temporary home");
+        Engine::start_at_home(tempfile::tempdir().expect("a temporary home"), plugin_path, args)
+    }
+
+    /// Starts the engine with `home` as its home folder (settings, logs, user plugins).
+    pub fn start_at_home(home: tempfile::TempDir, plugin_path: Option<&Path>, args: &[&str]) -> Engine {
         let mut command = Command::new(binary());
         command
             .args(args)
             .env("HOME", home.path())
+            .env_remove("XDG_CONFIG_HOME")
             .env("XDG_DATA_HOME", home.path().join("data"))
             .env_remove("PLUGBOARD_PLUGIN_PATH")
             .stdin(Stdio::piped())
@@ -163,6 +168,14 @@ impl Engine {
 
     pub fn pid(&self) -> u32 {
         self.child.id()
+    }
+
+    /// Ends the engine with `quit` and hands back its home folder for the next one.
+    pub fn quit_keeping_home(mut self) -> tempfile::TempDir {
+        self.send("quit");
+        self.wait_exit(PATIENCE);
+        let home = tempfile::tempdir().expect("a temporary folder");
+        std::mem::replace(&mut self._home, home)
     }
 }
 

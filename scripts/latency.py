@@ -44,30 +44,26 @@ for n in range(2000):
     pings.append((time.perf_counter() - started) * 1000)
 summary("idle ping -> pong", pings)
 
-move_now = []
-for n in range(30):
-    send("new")
-    send("st 600")
-    send("go")
-    time.sleep(0.2 + 0.01 * n)
-    started = time.perf_counter()
-    send("?")
-    wait_for(lambda l: l.startswith("move "))
-    move_now.append((time.perf_counter() - started) * 1000)
-summary("'?' -> move during a search", move_now)
+def during_search(interrupt, done, rounds=30):
+    """Starts a long search, sends `interrupt` lines, times until `done` matches."""
+    samples = []
+    for n in range(rounds):
+        send("new")
+        send("st 600")
+        send("go")
+        time.sleep(0.2 + 0.01 * n)
+        started = time.perf_counter()
+        for line in interrupt(n):
+            send(line)
+        wait_for(lambda l, n=n: done(l, n))
+        samples.append((time.perf_counter() - started) * 1000)
+    return samples
 
-force = []
-for n in range(30):
-    send("new")
-    send("st 600")
-    send("go")
-    time.sleep(0.2 + 0.01 * n)
-    started = time.perf_counter()
-    send("force")
-    send(f"ping f{n}")
-    wait_for(lambda l, n=n: l == f"pong f{n}")
-    force.append((time.perf_counter() - started) * 1000)
-summary("force -> pong during a search (search stopped and discarded)", force)
+
+summary("'?' -> move during a search",
+        during_search(lambda n: ["?"], lambda l, n: l.startswith("move ")))
+summary("force -> pong during a search (search stopped and discarded)",
+        during_search(lambda n: ["force", f"ping f{n}"], lambda l, n: l == f"pong f{n}"))
 
 send("quit")
 proc.wait()

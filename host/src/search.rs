@@ -61,8 +61,23 @@ struct Shared {
     control: SearchControl,
     started: Instant,
     finished: AtomicBool,
-    /// When `pause` came, while paused.
-    paused_at: Mutex<Option<Instant>>,
+    pauses: Mutex<Pauses>,
+}
+
+/// Time spent paused, which is not search time.
+#[derive(Default)]
+struct Pauses {
+    since: Option<Instant>,
+    total: Duration,
+}
+
+impl Shared {
+    /// Search time: wall time since the start less the pauses, as the plugin counts it.
+    fn elapsed(&self) -> Duration {
+        let paused =
+            self.pauses.lock().map_or(Duration::ZERO, |p| p.total + p.since.map_or(Duration::ZERO, |s| s.elapsed()));
+        self.started.elapsed().saturating_sub(paused)
+    }
 }
 
 impl SearchJob {
@@ -73,7 +88,7 @@ impl SearchJob {
             control: SearchControl::new(soft_ms, hard_ms, spec.infinite),
             started: Instant::now(),
             finished: AtomicBool::new(false),
-            paused_at: Mutex::new(None),
+            pauses: Mutex::new(Pauses::default()),
         });
         let worker_shared = Arc::clone(&shared);
         let worker_inbox = inbox.clone();
@@ -101,8 +116,9 @@ impl SearchJob {
         self.shared.control.stop_requested()
     }
 
+    /// Search time so far (pauses left out).
     pub fn elapsed(&self) -> Duration {
-        self.shared.started.elapsed()
+        self.shared.elapsed()
     }
 
     pub fn is_finished(&self) -> bool {
@@ -123,23 +139,18 @@ impl SearchJob {
 
     /// Suspends the search (CECP `pause`): it holds still and its clock stops.
     pub fn pause(&self) {
-        if let Ok(mut paused_at) = self.shared.paused_at.lock() {
-            paused_at.get_or_insert_with(Instant::now);
+        if let Ok(mut pauses) = self.shared.pauses.lock() {
+            pauses.since.get_or_insert_with(Instant::now);
         }
         self.shared.control.paused.store(true, Ordering::Relaxed);
     }
 
-    /// Lets a paused search go on, its deadlines moved on by the pause.
+    /// Lets a paused search go on from where it stood, on the clock as on the board.
     pub fn resume(&self) {
-        let paused_for = self.shared.paused_at.lock().ok().and_then(|mut p| p.take()).map(|t| t.elapsed());
-        if let Some(paused_for) = paused_for {
-            let shift = paused_for.as_millis() as u64;
-            let control = &self.shared.control;
-            for deadline in [&control.soft_deadline_ms, &control.hard_deadline_ms] {
-                let _ = deadline.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |ms| {
-                    (ms != NO_DEADLINE).then(|| ms.saturating_add(shift))
-                });
-            }
+        if let Ok(mut pauses) = self.shared.pauses.lock()
+            && let Some(since) = pauses.since.take()
+        {
+            pauses.total += since.elapsed();
         }
         self.shared.control.paused.store(false, Ordering::Relaxed);
     }
@@ -194,12 +205,7 @@ fn watch(id: u64, shared: &Shared, inbox: &Sender<Event>) {
     let mut overdue_sent = false;
     while !shared.finished.load(Ordering::Acquire) {
         let hard = shared.control.hard_deadline_ms();
-        // A paused search's deadline moves on when it resumes.
-        if !shared.control.is_paused()
-            && hard != NO_DEADLINE
-            && !shared.control.is_infinite()
-            && shared.started.elapsed() >= Duration::from_millis(hard)
-        {
+        if hard != NO_DEADLINE && !shared.control.is_infinite() && shared.elapsed() >= Duration::from_millis(hard) {
             shared.control.request_stop();
         }
         if shared.control.stop_requested() {

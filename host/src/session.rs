@@ -418,11 +418,9 @@ impl Session {
                 }
             }
             Command::Exclude(text) | Command::Include(text) => {
+                // Exclusions hold for the current position until it changes; python-chess
+                // sends them before `analyze`, so they are taken in any mode.
                 let exclude = matches!(command, Command::Exclude(_));
-                if !self.analyzing {
-                    self.not_legal_now(line);
-                    return;
-                }
                 match text.map(|t| (t, self.game.parse_move(t))) {
                     None if exclude => self.excluded = self.game.position().legal_moves().to_vec(),
                     None => self.excluded.clear(),
@@ -802,11 +800,14 @@ impl Session {
             game_start: game::to_plugin_position(game.start()),
             moves: game.plugin_moves(),
             root: game::to_plugin_position(game.position()),
-            root_moves: if purpose == Purpose::Analysis && !self.excluded.is_empty() {
+            // Exclusions apply to the current position; a ponder search looks at another.
+            // Empty means every legal move, which is also what a search for our move
+            // falls back to when everything was excluded.
+            root_moves: if matches!(purpose, Purpose::Ponder { .. }) || self.excluded.is_empty() {
+                Vec::new()
+            } else {
                 let legal = game.position().legal_moves();
                 legal.iter().filter(|m| !self.excluded.contains(m)).map(|&m| game::to_plugin_move(m)).collect()
-            } else {
-                Vec::new()
             },
             depth: self.clock.depth_limit.unwrap_or(0),
             nodes: node_limit,
@@ -1029,15 +1030,20 @@ impl Session {
 
     fn analysis_status(&mut self) {
         let Some(running) = self.search.as_ref().filter(|r| r.purpose == Purpose::Analysis) else { return };
-        let progress = running.last_progress.as_ref().or(running.last_line.as_ref());
-        let Some(progress) = progress else { return };
-        let current = progress.current_move.map(|m| pv_text(&running.root, &[m])).unwrap_or_default();
-        let total = progress.root_move_count;
+        // Lines come at the end of iterations, progress reports every tenth of a
+        // second: take the freshest of each.
+        let line = running.last_line.as_ref();
+        let progress = running.last_progress.as_ref();
+        let nodes = line.map_or(0, |l| l.nodes).max(progress.map_or(0, |p| p.nodes));
+        let depth = line.map_or(0, |l| l.depth).max(progress.map_or(0, |p| p.depth));
+        let current = progress.and_then(|p| p.current_move).map(|m| pv_text(&running.root, &[m])).unwrap_or_default();
+        let total = progress.map_or_else(|| running.root.position().legal_moves().len() as u32, |p| p.root_move_count);
+        let searched = progress.map_or(0, |p| p.current_move_number);
         let stat = Stat01 {
             centiseconds: running.job.elapsed().as_millis() as u64 / 10,
-            nodes: progress.nodes,
-            depth: progress.depth,
-            moves_left: total.saturating_sub(progress.current_move_number),
+            nodes,
+            depth,
+            moves_left: total.saturating_sub(searched),
             total_moves: total,
             current_move: current,
         };

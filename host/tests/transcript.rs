@@ -199,9 +199,10 @@ fn edit_sets_up_a_position_and_keeps_the_side_to_move() {
 fn exclude_and_include_steer_the_analysis() {
     let mut t = Transcript::new();
     t.say(&["xboard", "protover 2", "option Search=scripted", "post"]);
-    assert_eq!(t.say(&["exclude e2e4"]), ["Error (command not legal now): exclude e2e4"]);
     // The scripted search reports its one line and ends, so each analysis is one line.
-    assert_eq!(t.say(&["new", "force", "analyze"]), ["1 12 0 1 1 1000 0\tb1a3"]);
+    // Exclusions may come before `analyze`, as python-chess sends them.
+    assert_eq!(t.say(&["new", "force", "exclude b1a3", "analyze"]), ["1 12 0 1 1 1000 0\tb1c3"]);
+    assert_eq!(t.say(&["include all"]), ["1 12 0 1 1 1000 0\tb1a3"]);
     assert_eq!(t.say(&["exclude b1a3"]), ["1 12 0 1 1 1000 0\tb1c3"]);
     assert_eq!(t.say(&["exclude all", "ping 1"]), ["pong 1"]);
     assert_eq!(t.say(&["include g1f3"]), ["1 12 0 1 1 1000 0\tg1f3"]);
@@ -209,6 +210,9 @@ fn exclude_and_include_steer_the_analysis() {
     assert_eq!(t.say(&["e2e4"]), ["1 12 0 1 1 1000 0\ta7a5"]);
     assert_eq!(t.say(&["exclude e2e5"]), ["Illegal move (not legal in this position): e2e5"]);
     assert_eq!(t.say(&["exit", "exit"]), ["Error (command not legal now): exit"]);
+    // A search for a move honours them too, and ignores them when nothing is left.
+    assert_eq!(t.say(&["nopost", "new", "exclude b1a3", "white", "go"]), ["move b1c3"]);
+    assert_eq!(t.say(&["new", "exclude all", "white", "go"]), ["move b1a3"]);
 }
 
 #[test]

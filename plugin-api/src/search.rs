@@ -59,8 +59,8 @@ impl RootModule for SearchModuleRef {
 #[derive(StableAbi, Debug)]
 pub struct SearchControl {
     pub stop: AtomicBool,
-    /// While set, the search holds still (CECP `pause`) and uses no CPU; the host
-    /// moves the deadlines on by the time spent paused.
+    /// While set, the search holds still (CECP `pause`) and uses no CPU. Time spent
+    /// paused does not count: deadlines and reported times are in search time.
     pub paused: AtomicBool,
     /// While set (analysis, pondering), the search ignores deadlines and keeps going.
     pub infinite: AtomicBool,
@@ -89,12 +89,14 @@ impl SearchControl {
         self.paused.load(Ordering::Relaxed)
     }
 
-    /// Waits while the host has the search paused; true if a stop came meanwhile.
-    pub fn wait_while_paused(&self) -> bool {
+    /// Waits while the host has the search paused, or until a stop; returns how long
+    /// it waited, which the search leaves out of its elapsed time.
+    pub fn wait_while_paused(&self) -> std::time::Duration {
+        let started = std::time::Instant::now();
         while self.is_paused() && !self.stop_requested() {
             std::thread::sleep(std::time::Duration::from_millis(1));
         }
-        self.stop_requested()
+        started.elapsed()
     }
 
     pub fn request_stop(&self) {

@@ -102,16 +102,13 @@ impl fmt::Display for Reply {
             Reply::TellUserError(text) => write!(f, "tellusererror {}", OneLine(text)),
             Reply::Debug(text) => write!(f, "# {}", OneLine(text)),
             Reply::Hint(mv) => write!(f, "Hint: {}", OneLine(mv)),
-            Reply::Stat01(s) => write!(
-                f,
-                "stat01: {} {} {} {} {} {}",
-                s.centiseconds,
-                s.nodes,
-                s.depth,
-                s.moves_left,
-                s.total_moves,
-                OneLine(&s.current_move)
-            ),
+            Reply::Stat01(s) => {
+                write!(f, "stat01: {} {} {} {} {}", s.centiseconds, s.nodes, s.depth, s.moves_left, s.total_moves)?;
+                if !s.current_move.is_empty() {
+                    write!(f, " {}", OneLine(&s.current_move))?;
+                }
+                Ok(())
+            }
             Reply::TableRow(text) => write!(f, " {}", OneLine(text)),
             Reply::EmptyLine => Ok(()),
             Reply::OfferDraw => f.write_str("offer draw"),

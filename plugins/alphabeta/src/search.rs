@@ -3,7 +3,7 @@
 //! One [`Searcher`] runs one search on one thread. It is generic over the
 //! [`Evaluation`] so plugin and statically linked evaluations share this code.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use cozy_chess::{Board, Move, Piece};
 use plugboard_plugin_api::{
@@ -29,7 +29,7 @@ const INFINITY: i32 = MATE + 1;
 const DRAW: i32 = 0;
 /// How often, in nodes, the clock and the stop flag are read.
 const CHECK_EVERY: u64 = 1024;
-const PROGRESS_INTERVAL_MS: u64 = 500;
+const PROGRESS_INTERVAL_MS: u64 = 100;
 const ASPIRATION_WINDOW: i32 = 30;
 
 /// Settings a user can change between searches.
@@ -118,6 +118,8 @@ struct Searcher<'a, E> {
     tt: &'a mut TranspositionTable,
     heuristics: Heuristics,
     start: Instant,
+    /// Time spent paused, which does not count as search time.
+    paused: Duration,
     max_depth: i32,
     node_limit: u64,
     nodes: u64,
@@ -164,6 +166,7 @@ impl<'a, E: Evaluation> Searcher<'a, E> {
             tt,
             heuristics: Heuristics::default(),
             start,
+            paused: Duration::ZERO,
             max_depth,
             node_limit: request.nodes,
             nodes: 0,
@@ -188,7 +191,7 @@ impl<'a, E: Evaluation> Searcher<'a, E> {
     }
 
     fn elapsed_ms(&self) -> u64 {
-        self.start.elapsed().as_millis() as u64
+        self.start.elapsed().saturating_sub(self.paused).as_millis() as u64
     }
 
     /// Iterative deepening: each depth seeds the next with its move order and TT.
@@ -287,7 +290,7 @@ impl<'a, E: Evaluation> Searcher<'a, E> {
         let original_alpha = alpha;
         for index in 0..root_moves.len() {
             let mv = root_moves[index];
-            self.report_progress(mv, index, root_moves.len());
+            self.report_progress(mv, index, root_moves.len(), depth);
             let mut child = root.clone();
             child.play_unchecked(mv);
             self.make(mv, &child);
@@ -555,8 +558,8 @@ impl<'a, E: Evaluation> Searcher<'a, E> {
             self.stopped = true;
         } else if self.nodes.is_multiple_of(CHECK_EVERY) {
             let control = self.control;
-            if control.is_paused() && control.wait_while_paused() {
-                self.stopped = true;
+            if control.is_paused() {
+                self.paused += control.wait_while_paused();
             }
             if control.stop_requested() || (!control.is_infinite() && self.elapsed_ms() >= control.hard_deadline_ms()) {
                 self.stopped = true;
@@ -674,7 +677,7 @@ impl<'a, E: Evaluation> Searcher<'a, E> {
     }
 
     /// Tells the GUI which root move is being searched, at most every half second.
-    fn report_progress(&mut self, mv: Move, index: usize, count: usize) {
+    fn report_progress(&mut self, mv: Move, index: usize, count: usize, depth: i32) {
         let now = self.elapsed_ms();
         if now < self.last_progress_ms + PROGRESS_INTERVAL_MS {
             return;
@@ -682,7 +685,7 @@ impl<'a, E: Evaluation> Searcher<'a, E> {
         self.last_progress_ms = now;
         self.reporter.report(&SearchInfo {
             kind: InfoKind::Progress,
-            depth: 0,
+            depth: depth.max(0) as u32,
             seldepth: self.seldepth as u32,
             score: Score::centipawns(0),
             nodes: self.nodes,

@@ -226,7 +226,10 @@ impl PluginHost {
         self.described_options()
             .into_iter()
             .filter(|(target, spec, _)| {
+                // An unset folder is not a setting: restoring it would only rescan.
+                let unset_folder = *target == Target::Folder && self.folder_option.is_empty();
                 *target != Target::Rescan
+                    && !unset_folder
                     && !matches!(spec.kind, OptionKind::Button | OptionKind::Save | OptionKind::Reset)
             })
             .map(|(target, spec, value)| {

@@ -113,6 +113,8 @@ fn over_positions(
             // depend on the order of the positions.
             clear_hash: true,
             preset_scores: RSlice::from_slice(&[]),
+            eval_noise: 0,
+            noise_seed: 0,
             control: &control,
         };
         let nodes = Mutex::new(0u64);

@@ -46,6 +46,8 @@ pub struct SearchSpec {
     pub hash_mb: u32,
     pub clear_hash: bool,
     pub preset_scores: Vec<PresetScore>,
+    pub eval_noise: u32,
+    pub noise_seed: u64,
     pub soft_ms: u64,
     pub hard_ms: u64,
     pub infinite: bool,
@@ -174,6 +176,8 @@ fn run(
         multipv: 1,
         clear_hash: spec.clear_hash,
         preset_scores: RSlice::from_slice(&spec.preset_scores),
+        eval_noise: spec.eval_noise,
+        noise_seed: spec.noise_seed,
         control,
     };
     let relay = |info: &SearchInfo<'_>| {

@@ -28,6 +28,8 @@ use crate::{
 pub const ENGINE_NAME: &str = concat!("Plugboard ", env!("CARGO_PKG_VERSION"));
 const OVERHEAD_OPTION: &str = "Move overhead";
 const SAVE_OPTION: &str = "Save settings";
+/// How much `random` shakes the evaluation: enough to vary play, too little to spoil it.
+const RANDOM_NOISE_CP: u32 = 10;
 const RESET_OPTION: &str = "Reset settings";
 /// Below this much time left, a failed search is not retried: the best move known is played.
 const RETRY_MIN_MS: u64 = 20;
@@ -257,6 +259,8 @@ impl Session {
                 self.engine_side = Some(Color::Black);
                 self.clock.depth_limit = None;
                 self.clock.nodes_per_second = None;
+                // The protocol: `new` turns random mode off.
+                self.random = false;
                 self.clear_hash = true;
                 self.restart_analysis();
             }
@@ -818,6 +822,10 @@ impl Session {
             hard_ms: budget.hard_ms,
             infinite: purpose != Purpose::Move,
             preset_scores: self.preset_scores.clone(),
+            eval_noise: if self.random { RANDOM_NOISE_CP } else { 0 },
+            noise_seed: std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(id, |t| t.as_nanos() as u64 ^ id),
         };
         tracing::info!(
             job = id,

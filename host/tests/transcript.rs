@@ -46,7 +46,8 @@ impl SearchPlugin for Scripted {
                 kind: InfoKind::Line,
                 depth: 1,
                 seldepth: 1,
-                score: Score::centipawns(12),
+                // The noise `random` asks for shows in the score, so tests can see it.
+                score: Score::centipawns(12 + request.eval_noise as i32),
                 nodes: 1,
                 time_ms: 0,
                 tbhits: 0,
@@ -277,4 +278,12 @@ fn protocol_one_without_protover_still_plays() {
     assert_eq!(t.say(&["new", "level 40 5 0", "e2e4"]), ["move a7a5"]);
     assert_eq!(t.say(&["force", "white", "go"]), ["move b1a3"]);
     assert_eq!(t.say(&["force", "black", "edit", "#", "Ke1", "c", "Ke8", "Pa7", ".", "go"]), ["move a7a5"]);
+}
+
+#[test]
+fn random_asks_for_evaluation_noise_until_new() {
+    let mut t = Transcript::new();
+    t.say(&["xboard", "protover 2", "option Search=scripted"]);
+    assert_eq!(t.say(&["new", "post", "random", "white", "go"]), ["1 22 0 1 1 1000 0\tb1a3", "move b1a3"]);
+    assert_eq!(t.say(&["new", "post", "white", "go"]), ["1 12 0 1 1 1000 0\tb1a3", "move b1a3"]);
 }

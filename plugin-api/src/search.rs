@@ -143,6 +143,11 @@ pub struct SearchRequest<'a> {
     /// Scores the user fixed for positions (CECP `setscore`): a search reaching
     /// one of them takes the score as exact instead of searching it.
     pub preset_scores: RSlice<'a, PresetScore>,
+    /// CECP `random`: add up to this many centipawns of noise to every evaluation,
+    /// the same for a position throughout one search, so play varies between games.
+    pub eval_noise: u32,
+    /// Seed of that noise; a new one each search.
+    pub noise_seed: u64,
     pub control: &'a SearchControl,
 }
 

@@ -24,6 +24,8 @@ fn measure<E: Evaluation>(label: &str, fen: &str, depth: u32, eval: E) -> Result
         multipv: 1,
         clear_hash: true,
         preset_scores: RSlice::from_slice(&[]),
+        eval_noise: 0,
+        noise_seed: 0,
         control: &control,
     };
     let nodes = Mutex::new(0);

@@ -140,6 +140,9 @@ struct Searcher<'a, E> {
     iteration_best: Option<(Move, i32)>,
     /// Hashes of the positions scored by `setscore`, with their scores.
     preset_scores: Vec<(u64, i32)>,
+    /// Centipawns of evaluation noise (CECP `random`), and its seed.
+    noise: u32,
+    noise_seed: u64,
 }
 
 impl<'a, E: Evaluation> Searcher<'a, E> {
@@ -182,6 +185,8 @@ impl<'a, E: Evaluation> Searcher<'a, E> {
             quiet_lists: (0..=MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
             last_progress_ms: 0,
             iteration_best: None,
+            noise: request.eval_noise.min(100),
+            noise_seed: request.noise_seed,
             preset_scores: request
                 .preset_scores
                 .iter()
@@ -614,7 +619,12 @@ impl<'a, E: Evaluation> Searcher<'a, E> {
             self.stopped = true;
             return 0;
         }
-        score
+        if self.noise == 0 {
+            return score;
+        }
+        // Noise keyed by the position, so a transposition gets the same value.
+        let mixed = (board.hash() ^ self.noise_seed).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32;
+        score + (mixed % (2 * u64::from(self.noise) + 1)) as i32 - self.noise as i32
     }
 
     #[inline]

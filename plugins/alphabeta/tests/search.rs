@@ -33,11 +33,12 @@ struct Setup<'a> {
     root_moves: &'a [Move],
     depth: u32,
     nodes: u64,
+    noise: (u32, u64),
 }
 
 impl Default for Setup<'_> {
     fn default() -> Self {
-        Setup { fen: START, moves: &[], root_moves: &[], depth: 0, nodes: 0 }
+        Setup { fen: START, moves: &[], root_moves: &[], depth: 0, nodes: 0, noise: (0, 0) }
     }
 }
 
@@ -59,6 +60,8 @@ fn run_with<E: Evaluation>(setup: Setup<'_>, control: &SearchControl, eval: E) -
         multipv: 1,
         clear_hash: true,
         preset_scores: RSlice::from_slice(&[]),
+        eval_noise: setup.noise.0,
+        noise_seed: setup.noise.1,
         control,
     };
     let last = Mutex::new(None);
@@ -321,6 +324,8 @@ fn search_plugin_entry_point_works() {
         multipv: 1,
         clear_hash: false,
         preset_scores: RSlice::from_slice(&[]),
+        eval_noise: 0,
+        noise_seed: 0,
         control: &control,
     };
     let callback = |_: &plugboard_plugin_api::SearchInfo<'_>| {};
@@ -352,6 +357,8 @@ fn rejects_invalid_positions() {
         multipv: 1,
         clear_hash: false,
         preset_scores: RSlice::from_slice(&[]),
+        eval_noise: 0,
+        noise_seed: 0,
         control: &control,
     };
     let callback = |_: &plugboard_plugin_api::SearchInfo<'_>| {};
@@ -390,9 +397,22 @@ fn an_evaluator_that_cannot_be_made_is_an_evaluation_error() {
         multipv: 1,
         clear_hash: false,
         preset_scores: RSlice::from_slice(&[]),
+        eval_noise: 0,
+        noise_seed: 0,
         control: &control,
     };
     let callback = |_: &plugboard_plugin_api::SearchInfo<'_>| {};
     let error = AlphaBeta::search(&request, Unavailable::module().source(), Reporter::new(&callback)).unwrap_err();
     assert!(error.starts_with(EVAL_FAILURE_PREFIX) && error.contains("no weights file"), "{error}");
+}
+
+#[test]
+fn random_mode_noise_varies_the_search_by_seed_and_only_then() {
+    let plain = |_| run(Setup { depth: 5, ..Setup::default() });
+    let noisy = |seed| run(Setup { depth: 5, noise: (30, seed), ..Setup::default() });
+    // Without noise the search is repeatable; with it each seed sees other scores.
+    assert_eq!(plain(1).nodes, plain(2).nodes);
+    assert_eq!(noisy(7).nodes, noisy(7).nodes);
+    let scores: Vec<_> = (1..=4).map(|seed| noisy(seed).score).collect();
+    assert!(scores.windows(2).any(|pair| pair[0] != pair[1]), "noise changed nothing: {scores:?}");
 }

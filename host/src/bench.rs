@@ -13,7 +13,7 @@ use plugboard_eval_pesto::PestoEvaluator;
 use plugboard_plugin_api::{InfoKind, NO_DEADLINE, Reporter, SearchControl, SearchInfo, SearchRequest};
 
 use crate::{
-    game::{self, Game},
+    game::Game,
     plugins::{Kind, Origin, PluginHost},
 };
 
@@ -82,7 +82,7 @@ pub fn run(plugins: &PluginHost, args: &BenchArgs) -> ExitCode {
 }
 
 pub fn bench(plugins: &PluginHost, args: &BenchArgs) -> Result<BenchResult, String> {
-    let (module, _) = plugins.search_module();
+    let (module, _) = plugins.search_module("normal");
     let (eval, _) = plugins.evaluator_source();
     over_positions(args, |request, reporter| {
         (module.search())(request, eval, reporter).into_result().map(drop).map_err(Into::into)
@@ -98,7 +98,7 @@ fn over_positions(
     for (index, fen) in POSITIONS.iter().enumerate() {
         let game = Game::from_fen(fen)?;
         let control = SearchControl::new(NO_DEADLINE, NO_DEADLINE, false);
-        let position = game::to_plugin_position(game.position());
+        let position = game.plugin_position(game.position());
         let request = SearchRequest {
             game_start: position,
             moves: RSlice::from_slice(&[]),

@@ -1,11 +1,13 @@
-//! The game: where it started, the moves since, result claims, and the
-//! translation between shakmaty's types and the plugin API's plain data.
+//! The game: its rules, where it started, the moves since, and result claims.
 
 use plugboard_plugin_api as api;
+use plugboard_shakmaty::{from_plugin_move, outcome, rules_of};
 use shakmaty::{
-    CastlingMode, CastlingSide, Chess, Color, EnPassantMode, Move, Position, Role, Square, fen::Fen, san::San,
-    uci::UciMove, zobrist::Zobrist64,
+    CastlingMode, CastlingSide, Color, EnPassantMode, KnownOutcome, Move, Position, Square, fen::Fen, san::San,
+    uci::UciMove, variant::VariantPosition, zobrist::Zobrist64,
 };
+
+pub use plugboard_shakmaty::to_plugin_move;
 
 /// A finished game as the engine claims it: `RESULT {REASON}`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -16,60 +18,112 @@ pub struct GameEnd {
 
 #[derive(Debug, Clone)]
 pub struct Game {
-    start: Chess,
+    variant: api::Variant,
+    start: VariantPosition,
     mode: CastlingMode,
     /// `positions[0]` is `start`; `positions[i]` follows `moves[i - 1]`.
-    positions: Vec<Chess>,
+    positions: Vec<VariantPosition>,
     moves: Vec<Move>,
     hashes: Vec<u64>,
 }
 
 impl Default for Game {
     fn default() -> Game {
-        Game::from_position(Chess::default(), CastlingMode::Standard)
+        Game::new(api::Variant::CHESS, CastlingMode::Standard)
     }
 }
 
 impl Game {
-    /// A game starting from `start`, with castling written as `mode` prescribes.
-    pub fn from_position(start: Chess, mode: CastlingMode) -> Game {
+    /// A game of `variant` from its usual start, with castling written as `mode` prescribes.
+    pub fn new(variant: api::Variant, mode: CastlingMode) -> Game {
+        let rules = rules_of(variant).unwrap_or(shakmaty::variant::Variant::Chess);
+        Game::from_position(variant, VariantPosition::new(rules), mode)
+    }
+
+    pub fn from_position(variant: api::Variant, start: VariantPosition, mode: CastlingMode) -> Game {
         let hash = hash_of(&start);
-        Game { positions: vec![start.clone()], start, mode, moves: Vec::new(), hashes: vec![hash] }
+        Game { variant, positions: vec![start.clone()], start, mode, moves: Vec::new(), hashes: vec![hash] }
     }
 
-    /// A game from a FEN (X-FEN or Shredder-FEN castling for Chess960 starts).
+    /// An orthodox game from a FEN (X-FEN or Shredder-FEN castling for Chess960 starts).
     pub fn from_fen(fen: &str) -> Result<Game, String> {
-        Game::from_fen_in(fen, CastlingMode::Standard)
+        Game::from_fen_in(fen, api::Variant::CHESS, CastlingMode::Standard)
     }
 
-    /// As [`Game::from_fen`]; in a Chess960 game castling is always read and written
-    /// the Chess960 way, even from a start that looks standard.
-    pub fn from_fen_in(fen: &str, mode: CastlingMode) -> Result<Game, String> {
+    /// A game of `variant` from a FEN (with holdings in brackets or as a ninth rank
+    /// for crazyhouse, check counts for three-check). In a Chess960 game castling
+    /// is always read and written the Chess960 way, even from a start that looks standard.
+    pub fn from_fen_in(fen: &str, variant: api::Variant, mode: CastlingMode) -> Result<Game, String> {
+        let rules = rules_of(variant).ok_or("unknown variant")?;
         let parsed: Fen = fen.parse().map_err(|e| format!("{e}"))?;
-        if mode == CastlingMode::Chess960 {
-            let position = parsed.into_position::<Chess>(mode).map_err(|e| format!("{e}"))?;
-            return Ok(Game::from_position(position, mode));
-        }
-        let standard = parsed.clone().into_position::<Chess>(CastlingMode::Standard);
-        let (position, mode) = match standard {
-            Ok(position) => (position, CastlingMode::Standard),
-            Err(_) => (
-                parsed.into_position::<Chess>(CastlingMode::Chess960).map_err(|e| format!("{e}"))?,
-                CastlingMode::Chess960,
-            ),
+        let read = |mode: CastlingMode| match VariantPosition::from_setup(rules, parsed.clone().into_setup(), mode) {
+            Ok(position) => Ok(position),
+            // Suicide has no castling: rights a GUI sends anyway mean nothing.
+            Err(error) if rules == shakmaty::variant::Variant::Antichess => {
+                error.ignore_invalid_castling_rights().map_err(|e| format!("{e}"))
+            }
+            Err(error) => Err(format!("{error}")),
         };
-        Ok(Game::from_position(position, mode))
+        if mode == CastlingMode::Chess960 {
+            return Ok(Game::from_position(variant, read(mode)?, mode));
+        }
+        match read(CastlingMode::Standard) {
+            Ok(position) => Ok(Game::from_position(variant, position, CastlingMode::Standard)),
+            Err(_) => Ok(Game::from_position(variant, read(CastlingMode::Chess960)?, CastlingMode::Chess960)),
+        }
+    }
+
+    pub fn variant(&self) -> api::Variant {
+        self.variant
+    }
+
+    /// The variant's name in the protocol: Chess960 is a way of castling here, `fischerandom` there.
+    pub fn cecp_name(&self) -> &'static str {
+        if self.variant == api::Variant::CHESS && self.mode == CastlingMode::Chess960 {
+            "fischerandom"
+        } else {
+            self.variant.cecp_name()
+        }
+    }
+
+    /// The current position with these pockets (CECP `holding`, crazyhouse only);
+    /// `white` and `black` are piece letters, as in `holding [PPN] [q]`.
+    pub fn set_pockets(&mut self, white: &str, black: &str) -> Result<(), String> {
+        if self.variant != api::Variant::CRAZYHOUSE {
+            return Err("holdings exist only in crazyhouse".into());
+        }
+        let fen = self.fen();
+        let mut fields: Vec<String> = fen.split(' ').map(str::to_owned).collect();
+        let board = fields[0].split('[').next().unwrap_or_default().to_owned();
+        // Black's holdings in lower case, as FEN writes them.
+        fields[0] = format!("{board}[{}{}]", white.to_ascii_uppercase(), black.to_ascii_lowercase());
+        let fen: Fen = fields.join(" ").parse().map_err(|e| format!("{e}"))?;
+        let position =
+            match VariantPosition::from_setup(shakmaty::variant::Variant::Crazyhouse, fen.into_setup(), self.mode) {
+                Ok(position) => position,
+                // The server's word on holdings wins over our count of material.
+                Err(error) => error.ignore_too_much_material().map_err(|e| format!("{e}"))?,
+            };
+        let hash = hash_of(&position);
+        match (self.positions.last_mut(), self.hashes.last_mut()) {
+            (Some(last), Some(last_hash)) if !self.moves.is_empty() => {
+                *last = position;
+                *last_hash = hash;
+            }
+            _ => *self = Game::from_position(self.variant, position, self.mode),
+        }
+        Ok(())
     }
 
     pub fn castling_mode(&self) -> CastlingMode {
         self.mode
     }
 
-    pub fn position(&self) -> &Chess {
+    pub fn position(&self) -> &VariantPosition {
         self.positions.last().unwrap_or(&self.start)
     }
 
-    pub fn start(&self) -> &Chess {
+    pub fn start(&self) -> &VariantPosition {
         &self.start
     }
 
@@ -97,7 +151,11 @@ impl Game {
         if let Some(side) = castling {
             return position.castling_moves(side).first().copied().ok_or("castling not allowed");
         }
-        let normalized: String = text.chars().filter(|&c| c != '=').collect::<String>().to_ascii_lowercase();
+        let mut normalized: String = text.chars().filter(|&c| c != '=').collect::<String>().to_ascii_lowercase();
+        if normalized.as_bytes().get(1) == Some(&b'@') {
+            // A drop names its piece in capitals: `N@f3`.
+            normalized[..1].make_ascii_uppercase();
+        }
         let Ok(uci) = normalized.parse::<UciMove>() else {
             // Not coordinates: SAN, which GUIs send after `san=1` and people type anyway.
             let san: San = text.parse().map_err(|_| "not a move")?;
@@ -210,17 +268,13 @@ impl Game {
     /// The result the rules give the current position, if the game is over.
     pub fn claim(&self) -> Option<GameEnd> {
         let position = self.position();
-        if position.is_checkmate() {
-            return Some(match position.turn() {
-                Color::White => GameEnd { result: "0-1", reason: "Black mates" },
-                Color::Black => GameEnd { result: "1-0", reason: "White mates" },
-            });
-        }
-        if position.is_stalemate() {
-            return Some(GameEnd { result: "1/2-1/2", reason: "Stalemate" });
-        }
-        if position.is_insufficient_material() {
-            return Some(GameEnd { result: "1/2-1/2", reason: "Insufficient material" });
+        match outcome(position, self.variant) {
+            Some(KnownOutcome::Decisive { winner }) => return Some(self.win(winner)),
+            Some(KnownOutcome::Draw) => {
+                let reason = if position.is_insufficient_material() { "Insufficient material" } else { "Stalemate" };
+                return Some(GameEnd { result: "1/2-1/2", reason });
+            }
+            None => {}
         }
         if position.halfmoves() >= 100 {
             return Some(GameEnd { result: "1/2-1/2", reason: "50 move rule" });
@@ -229,6 +283,39 @@ impl Game {
             return Some(GameEnd { result: "1/2-1/2", reason: "Draw by repetition" });
         }
         None
+    }
+
+    /// How `winner` won the current position, in the variant's own words.
+    fn win(&self, winner: Color) -> GameEnd {
+        let position = self.position();
+        let result = if winner == Color::White { "1-0" } else { "0-1" };
+        let white = winner == Color::White;
+        let reason = if position.is_checkmate() {
+            if white { "White mates" } else { "Black mates" }
+        } else {
+            match self.variant {
+                api::Variant::KING_OF_THE_HILL if white => "White's king reached the hill",
+                api::Variant::KING_OF_THE_HILL => "Black's king reached the hill",
+                api::Variant::THREE_CHECK if white => "White gave the third check",
+                api::Variant::THREE_CHECK => "Black gave the third check",
+                api::Variant::RACING_KINGS if white => "White's king reached the eighth rank",
+                api::Variant::RACING_KINGS => "Black's king reached the eighth rank",
+                api::Variant::ATOMIC if white => "White exploded the king",
+                api::Variant::ATOMIC => "Black exploded the king",
+                api::Variant::HORDE => "Black captured the horde",
+                api::Variant::SUICIDE | api::Variant::GIVEAWAY => {
+                    match (white, position.board().by_color(winner).is_empty()) {
+                        (true, true) => "White lost all pieces",
+                        (false, true) => "Black lost all pieces",
+                        (true, false) => "White wins with no moves left",
+                        (false, false) => "Black wins with no moves left",
+                    }
+                }
+                _ if white => "White wins",
+                _ => "Black wins",
+            }
+        };
+        GameEnd { result, reason }
     }
 
     /// How often the current position has occurred, itself included.
@@ -245,66 +332,17 @@ impl Game {
 
     /// A legal move of the current position from the plugin API's encoding.
     pub fn from_plugin_move(&self, m: api::Move) -> Option<Move> {
-        let position = self.position();
-        let promotion = m.promotion().map(role_of);
-        position.legal_moves().into_iter().find(|candidate| {
-            let from = candidate.from().map(|s| s as u8);
-            from == Some(m.from) && candidate.to() as u8 == m.to && candidate.promotion() == promotion
-        })
+        from_plugin_move(self.position(), m)
+    }
+
+    /// The plugin API's view of `position`, a position of this game.
+    pub fn plugin_position(&self, position: &VariantPosition) -> api::Position {
+        plugboard_shakmaty::to_plugin_position(position, self.variant)
     }
 }
 
-fn hash_of(position: &Chess) -> u64 {
+fn hash_of(position: &VariantPosition) -> u64 {
     position.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
-}
-
-fn role_of(kind: api::PieceKind) -> Role {
-    match kind {
-        api::PieceKind::Pawn => Role::Pawn,
-        api::PieceKind::Knight => Role::Knight,
-        api::PieceKind::Bishop => Role::Bishop,
-        api::PieceKind::Rook => Role::Rook,
-        api::PieceKind::Queen => Role::Queen,
-        api::PieceKind::King => Role::King,
-    }
-}
-
-fn kind_of(role: Role) -> api::PieceKind {
-    match role {
-        Role::Pawn => api::PieceKind::Pawn,
-        Role::Knight => api::PieceKind::Knight,
-        Role::Bishop => api::PieceKind::Bishop,
-        Role::Rook => api::PieceKind::Rook,
-        Role::Queen => api::PieceKind::Queen,
-        Role::King => api::PieceKind::King,
-    }
-}
-
-/// Castling becomes king-onto-rook, as the plugin API writes it.
-pub fn to_plugin_move(m: Move) -> api::Move {
-    let from = m.from().map_or(api::Position::NO_SQUARE, |s| s as u8);
-    api::Move::new(from, m.to() as u8, m.promotion().map(kind_of))
-}
-
-pub fn to_plugin_position(position: &Chess) -> api::Position {
-    let board = position.board();
-    let mut pieces = [0u64; 6];
-    for (index, role) in Role::ALL.iter().enumerate() {
-        pieces[index] = board.by_role(*role).0;
-    }
-    // shakmaty keeps the en-passant square only while a capture is possible; plugins
-    // are told it after every double push so their hashes match Polyglot's.
-    let en_passant = position.ep_square(EnPassantMode::Always).map_or(api::Position::NO_SQUARE, |s| s as u8);
-    api::Position {
-        colors: [board.by_color(Color::White).0, board.by_color(Color::Black).0],
-        pieces,
-        castling_rooks: position.castles().castling_rights().0,
-        side_to_move: if position.turn() == Color::White { 0 } else { 1 },
-        en_passant,
-        halfmove_clock: position.halfmoves().min(u32::from(u16::MAX)) as u16,
-        fullmove_number: position.fullmoves().get(),
-        reserved: [0; 2],
-    }
 }
 
 /// The square name for diagnostics.

@@ -6,8 +6,9 @@ use std::{path::PathBuf, sync::mpsc::Sender};
 
 use plugboard_plugin_api::{
     EVAL_FAILURE_PREFIX, Move as PluginMove, NO_DEADLINE, OptionSpec, PresetScore, Score, ScoreKind, SearchOutcome,
+    Variant,
 };
-use shakmaty::{CastlingMode, Chess, Color, Position};
+use shakmaty::{CastlingMode, Color, Position};
 
 use crate::{
     clock::{Budget, Clock},
@@ -264,14 +265,7 @@ impl Session {
                 self.clear_hash = true;
                 self.restart_analysis();
             }
-            Command::Variant(name) => match name {
-                "normal" => self.set_game(Game::default()),
-                "fischerandom" => {
-                    // The GUI sends the start position with setboard next; until then, the standard one.
-                    self.set_game(Game::from_position(Chess::default(), CastlingMode::Chess960));
-                }
-                _ => self.reply(Reply::Error { kind: "unsupported variant", command: line.trim().to_owned() }),
-            },
+            Command::Variant(name) => self.set_variant(name, line),
             Command::Quit => self.shut_down(),
             Command::Random => self.random = !self.random,
             Command::Force => {
@@ -327,7 +321,7 @@ impl Session {
             }
             Command::SetBoard(fen) => {
                 self.discard_search();
-                match Game::from_fen_in(fen, self.game.castling_mode()) {
+                match Game::from_fen_in(fen, self.game.variant(), self.game.castling_mode()) {
                     Ok(game) => self.set_game(game),
                     Err(why) => {
                         self.position_valid = false;
@@ -442,7 +436,7 @@ impl Session {
                 self.restart_analysis();
             }
             Command::SetScore { centipawns, .. } => {
-                let position = game::to_plugin_position(self.game.position());
+                let position = self.game.plugin_position(self.game.position());
                 self.preset_scores.retain(|p| p.position != position);
                 self.preset_scores.push(PresetScore { position, centipawns });
                 self.restart_analysis();
@@ -453,11 +447,50 @@ impl Session {
                 }
             }
             Command::Put(_) | Command::Hover(_) => {}
+            Command::Holding { white, black } => match self.game.set_pockets(white, black) {
+                Ok(()) => self.restart_analysis(),
+                Err(why) if self.game.variant() != Variant::CRAZYHOUSE => self
+                    .reply(Reply::Error { kind: "command not legal now", command: format!("{} ({why})", line.trim()) }),
+                Err(why) => {
+                    self.reply(Reply::Error { kind: "bad parameter", command: format!("{} ({why})", line.trim()) })
+                }
+            },
         }
     }
 
+    /// `variant NAME`: the rules and start position of the next game. Variants the
+    /// protocol does not define are announced to the GUI with `setup`, since it
+    /// cannot know their start position.
+    fn set_variant(&mut self, name: &str, line: &str) {
+        let game = match name {
+            "fischerandom" => Game::new(Variant::CHESS, CastlingMode::Chess960),
+            _ => match Variant::from_cecp_name(name) {
+                Some(variant) => Game::new(variant, CastlingMode::Standard),
+                None => {
+                    self.reply(Reply::Error { kind: "unsupported variant", command: line.trim().to_owned() });
+                    return;
+                }
+            },
+        };
+        self.discard_search();
+        if matches!(game.variant(), Variant::KING_OF_THE_HILL | Variant::RACING_KINGS | Variant::HORDE) {
+            // Standard pieces on a standard board; "fairy" leaves the rules to us.
+            self.reply(Reply::Setup(format!("(PNBRQKpnbrqk) 8x8+0_fairy {}", game.fen())));
+        }
+        let (_, search) = self.plugins.search_module(game.cecp_name());
+        if search.name() != self.plugins.selected_name(Kind::Search) {
+            self.reply(Reply::TellUser(format!(
+                "The search {} cannot play {name}; {} plays this game.",
+                self.plugins.selected_name(Kind::Search),
+                search.name()
+            )));
+        }
+        self.set_game(game);
+        self.restart_analysis();
+    }
+
     fn announce_features(&mut self) {
-        for feature in features::announcement(ENGINE_NAME) {
+        for feature in features::announcement(ENGINE_NAME, &plugboard_alphabeta::supported_variants()) {
             self.reply(Reply::Feature(feature));
         }
         self.advertise_options_body();
@@ -612,7 +645,17 @@ impl Session {
             EditStep::Done(result) => {
                 self.edit = None;
                 match result {
-                    Ok(position) => self.set_game(Game::from_position(position, shakmaty::CastlingMode::Standard)),
+                    Ok(position) => {
+                        // Edit places orthodox pieces; the game keeps its variant's rules.
+                        let fen = shakmaty::fen::Fen::from_position(&position, shakmaty::EnPassantMode::Legal);
+                        match Game::from_fen_in(&fen.to_string(), self.game.variant(), CastlingMode::Standard) {
+                            Ok(game) => self.set_game(game),
+                            Err(why) => {
+                                self.position_valid = false;
+                                self.reply(Reply::TellUserError(format!("Illegal position: {why}")));
+                            }
+                        }
+                    }
                     Err(why) => {
                         self.position_valid = false;
                         self.reply(Reply::TellUserError(format!("Illegal position: {why}")));
@@ -641,7 +684,7 @@ impl Session {
             fields[1] = if turn == Color::White { "w" } else { "b" };
             fields[3] = "-";
         }
-        if let Ok(game) = Game::from_fen(&fields.join(" ")) {
+        if let Ok(game) = Game::from_fen_in(&fields.join(" "), self.game.variant(), self.game.castling_mode()) {
             self.set_game(game);
         }
     }
@@ -792,7 +835,7 @@ impl Session {
             node_limit = node_limit.max(1);
             budget = Budget { soft_ms: NO_DEADLINE, hard_ms: NO_DEADLINE };
         }
-        let (module, search_plugin) = self.plugins.search_module();
+        let (module, search_plugin) = self.plugins.search_module(game.cecp_name());
         let search_culprit = (search_plugin.origin.clone(), search_plugin.name().to_owned());
         let (eval, eval_plugin) = self.plugins.evaluator_source();
         let eval_culprit = (eval_plugin.origin.clone(), eval_plugin.name().to_owned());
@@ -801,9 +844,9 @@ impl Session {
         let spec = SearchSpec {
             module,
             eval,
-            game_start: game::to_plugin_position(game.start()),
+            game_start: game.plugin_position(game.start()),
             moves: game.plugin_moves(),
-            root: game::to_plugin_position(game.position()),
+            root: game.plugin_position(game.position()),
             // Exclusions apply to the current position; a ponder search looks at another.
             // Empty means every legal move, which is also what a search for our move
             // falls back to when everything was excluded.

@@ -27,7 +27,7 @@ pub mod search;
 pub use abi_stable;
 pub use eval::{EVAL_FAILED, EVAL_LIMIT, EvalModule, EvalModuleRef, EvalPlugin, Evaluate, Evaluator, EvaluatorSource};
 pub use options::{OptionKind, OptionSpec, PluginInfo};
-pub use position::{Move, PieceKind, Position, Square};
+pub use position::{Move, PieceKind, Position, Square, Variant};
 pub use search::{
     Bound, EVAL_FAILURE_PREFIX, InfoKind, NO_DEADLINE, PresetScore, Reporter, Score, ScoreKind, SearchControl,
     SearchInfo, SearchModule, SearchModuleRef, SearchOutcome, SearchPlugin, SearchRequest,

@@ -123,6 +123,10 @@ pub struct PluginInfo {
     pub author: RString,
     pub description: RString,
     pub options: RVec<OptionSpec>,
+    /// Search plugins: the rules they can search, as CECP variant names separated by
+    /// commas (see [`crate::Variant::cecp_name`]); `fischerandom` means Chess960.
+    /// Empty means `normal` only. Evaluations leave it empty.
+    pub variants: RString,
 }
 
 impl PluginInfo {
@@ -133,6 +137,7 @@ impl PluginInfo {
             author: RString::new(),
             description: RString::new(),
             options: RVec::new(),
+            variants: RString::new(),
         }
     }
 
@@ -144,6 +149,19 @@ impl PluginInfo {
     pub fn description(mut self, description: &str) -> PluginInfo {
         self.description = description.into();
         self
+    }
+
+    pub fn variants(mut self, names: &str) -> PluginInfo {
+        self.variants = names.into();
+        self
+    }
+
+    /// Whether a search plugin says it can search `name` (a CECP variant name).
+    pub fn supports_variant(&self, name: &str) -> bool {
+        if self.variants.is_empty() {
+            return name == "normal";
+        }
+        self.variants.split(',').any(|listed| listed.trim() == name)
     }
 
     pub fn option(mut self, option: OptionSpec) -> PluginInfo {

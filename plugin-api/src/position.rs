@@ -48,8 +48,79 @@ pub struct Position {
     pub en_passant: u8,
     pub halfmove_clock: u16,
     pub fullmove_number: u32,
-    /// Zero for now; later minor versions may give it meaning (holdings, check counts).
+    /// Which rules apply. Chess960 is [`Variant::CHESS`]: castling rooks say it all.
+    pub variant: Variant,
+    /// Checks each side still has to give to win ([`Variant::THREE_CHECK`]; 0 elsewhere).
+    pub remaining_checks: [u8; 2],
+    /// Pieces in hand ([`Variant::CRAZYHOUSE`]): `pockets[colour][kind]` for pawn to queen.
+    pub pockets: [[u8; 5]; 2],
+    /// Pieces that were pawns ([`Variant::CRAZYHOUSE`]): captured, they go to the hand as pawns.
+    pub promoted: u64,
+    /// Zero; later minor versions may give it meaning.
     pub reserved: [u64; 2],
+}
+
+/// The rules a [`Position`] is played by.
+///
+/// A byte rather than a Rust enum, so that a plugin built before a variant was
+/// added reads an unknown value instead of undefined behaviour.
+#[repr(transparent)]
+#[derive(StableAbi, Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Variant(pub u8);
+
+impl Variant {
+    /// Orthodox chess, and Chess960 (`fischerandom`).
+    pub const CHESS: Variant = Variant(0);
+    /// Captures explode, taking every piece but pawns around them.
+    pub const ATOMIC: Variant = Variant(1);
+    /// FICS suicide: captures compulsory, no royal king, no castling; whoever loses
+    /// every piece wins, and with no move left the side with fewer pieces wins.
+    pub const SUICIDE: Variant = Variant(2);
+    /// ICC giveaway: as suicide, but with no move left the side to move wins.
+    pub const GIVEAWAY: Variant = Variant(3);
+    /// A king reaching d4, e4, d5 or e5 wins.
+    pub const KING_OF_THE_HILL: Variant = Variant(4);
+    /// The third check wins.
+    pub const THREE_CHECK: Variant = Variant(5);
+    /// Captured pieces change sides and may be dropped back onto the board.
+    pub const CRAZYHOUSE: Variant = Variant(6);
+    /// No checks allowed; the first king on the eighth rank wins.
+    pub const RACING_KINGS: Variant = Variant(7);
+    /// White has 36 pawns and no king, and wins by mating; Black wins by taking them all.
+    pub const HORDE: Variant = Variant(8);
+
+    pub const ALL: [Variant; 9] = [
+        Variant::CHESS,
+        Variant::ATOMIC,
+        Variant::SUICIDE,
+        Variant::GIVEAWAY,
+        Variant::KING_OF_THE_HILL,
+        Variant::THREE_CHECK,
+        Variant::CRAZYHOUSE,
+        Variant::RACING_KINGS,
+        Variant::HORDE,
+    ];
+
+    /// The name in the protocol's `variant` command; engine-defined for the
+    /// variants the protocol does not name.
+    pub fn cecp_name(self) -> &'static str {
+        match self.0 {
+            0 => "normal",
+            1 => "atomic",
+            2 => "suicide",
+            3 => "giveaway",
+            4 => "kingofthehill",
+            5 => "3check",
+            6 => "crazyhouse",
+            7 => "racingkings",
+            8 => "horde",
+            _ => "unknown",
+        }
+    }
+
+    pub fn from_cecp_name(name: &str) -> Option<Variant> {
+        Variant::ALL.into_iter().find(|variant| variant.cecp_name() == name)
+    }
 }
 
 impl Position {
@@ -81,7 +152,8 @@ impl Position {
 /// A move as plain data.
 ///
 /// Castling is written as the king moving onto its own rook's square (as in
-/// Chess960), so one encoding serves every start position.
+/// Chess960), so one encoding serves every start position. A drop (crazyhouse)
+/// has `from` = [`Move::DROP`] + the [`PieceKind`] index of the dropped piece.
 #[repr(C)]
 #[derive(StableAbi, Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub struct Move {
@@ -95,12 +167,24 @@ pub struct Move {
 
 impl Move {
     pub const NO_PROMOTION: u8 = 255;
+    /// `from` of a drop is this plus the dropped piece's kind.
+    pub const DROP: u8 = 64;
 
     pub fn new(from: Square, to: Square, promotion: Option<PieceKind>) -> Move {
         Move { from, to, promotion: promotion.map_or(Move::NO_PROMOTION, |p| p as u8), reserved: 0 }
     }
 
+    /// A piece of `kind` from the hand onto `to`.
+    pub fn drop(kind: PieceKind, to: Square) -> Move {
+        Move { from: Move::DROP + kind as u8, to, promotion: Move::NO_PROMOTION, reserved: 0 }
+    }
+
     pub fn promotion(&self) -> Option<PieceKind> {
         PieceKind::from_index(self.promotion)
+    }
+
+    /// The piece dropped, if this is a drop.
+    pub fn dropped(&self) -> Option<PieceKind> {
+        self.from.checked_sub(Move::DROP).and_then(PieceKind::from_index)
     }
 }

@@ -106,8 +106,19 @@ impl PluginHost {
             .expect("the built-in default of every kind is linked in and never disabled")
     }
 
-    pub fn search_module(&self) -> (SearchModuleRef, &Plugin) {
-        let plugin = self.selected(Kind::Search);
+    /// The search for a game of `variant` (a CECP name): the chosen one, or the
+    /// built-in one when the chosen one does not say it can play the variant.
+    pub fn search_module(&self, variant: &str) -> (SearchModuleRef, &Plugin) {
+        let chosen = self.selected(Kind::Search);
+        let plugin = if chosen.info.supports_variant(variant) {
+            chosen
+        } else {
+            self.registry
+                .plugins()
+                .iter()
+                .find(|p| p.kind == Kind::Search && p.origin == Origin::Builtin && p.disabled.is_none())
+                .unwrap_or(chosen)
+        };
         let module = plugin.search_module().expect("search plugins hold search modules");
         (module, plugin)
     }

@@ -88,6 +88,11 @@ pub enum Command<'a> {
     Lift(&'a str),
     Put(&'a str),
     Hover(&'a str),
+    /// `holding [WHITE] [BLACK]`, perhaps followed by the piece just gained.
+    Holding {
+        white: &'a str,
+        black: &'a str,
+    },
 }
 
 /// Why a line is not a command we can carry out.
@@ -233,6 +238,7 @@ impl<'a> Command<'a> {
             "lift" => square(rest).map(Command::Lift),
             "put" => square(rest).map(Command::Put),
             "hover" => square(rest).map(Command::Hover),
+            "holding" => parse_holding(rest),
             _ if rest.is_empty() && looks_like_move(word) => Ok(Command::Move(word)),
             _ => Err(CommandError::Unknown),
         }
@@ -247,6 +253,23 @@ fn square(text: &str) -> Result<&str, CommandError> {
     match text.as_bytes() {
         [b'a'..=b'h', b'1'..=b'8'] => Ok(text),
         _ => Err(CommandError::BadParameter("a square like e4 is needed")),
+    }
+}
+
+/// `holding [PPN] [q] WN`: the brackets hold piece letters; the gained piece after them is news only.
+fn parse_holding(rest: &str) -> Result<Command<'_>, CommandError> {
+    const WHY: &str = "holding needs [WHITE] [BLACK] piece letters";
+    fn bracketed(text: &str) -> Option<(&str, &str)> {
+        let inner = text.trim_start().strip_prefix('[')?;
+        let (pieces, after) = inner.split_once(']')?;
+        pieces.chars().all(|c| "PNBRQKpnbrqk".contains(c)).then_some((pieces, after))
+    }
+    let (white, rest) = bracketed(rest).ok_or(CommandError::BadParameter(WHY))?;
+    let (black, rest) = bracketed(rest).ok_or(CommandError::BadParameter(WHY))?;
+    match rest.trim() {
+        "" => Ok(Command::Holding { white, black }),
+        news if news.len() == 2 && news.starts_with(['W', 'B']) => Ok(Command::Holding { white, black }),
+        _ => Err(CommandError::TooManyParameters),
     }
 }
 
@@ -296,6 +319,8 @@ fn looks_like_move(word: &str) -> bool {
             [p] | [b'=', p] => b"nbrqkNBRQK".contains(p),
             _ => false,
         },
+        // A crazyhouse drop.
+        [piece, b'@', file, rank] => b"PNBRQpnbrq".contains(piece) && square(*file, *rank),
         _ => false,
     }
 }

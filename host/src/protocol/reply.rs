@@ -36,6 +36,8 @@ pub enum Reply {
     OfferDraw,
     /// Colours for the squares of a lifted piece's moves.
     Highlight(String),
+    /// `setup (PIECETOCHAR) WxH+S_PARENT FEN`: the start of an engine-defined variant.
+    Setup(String),
 }
 
 /// A thinking line: `DEPTH SCORE TIME NODES SELDEPTH NPS TBHITS<Tab>PV`.
@@ -113,6 +115,7 @@ impl fmt::Display for Reply {
             Reply::EmptyLine => Ok(()),
             Reply::OfferDraw => f.write_str("offer draw"),
             Reply::Highlight(colors) => write!(f, "highlight {}", OneLine(colors)),
+            Reply::Setup(text) => write!(f, "setup {}", OneLine(text)),
         }
     }
 }

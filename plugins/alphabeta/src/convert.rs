@@ -4,13 +4,16 @@
 //! malformed position from the host must never bring the search down.
 
 use cozy_chess::{Board, BoardBuilder, Color, File, Piece, Rank, Square};
-use plugboard_plugin_api::{Move, PieceKind, Position};
+use plugboard_plugin_api::{Move, PieceKind, Position, Variant};
 
 const PIECES: [Piece; 6] = [Piece::Pawn, Piece::Knight, Piece::Bishop, Piece::Rook, Piece::Queen, Piece::King];
 const COLORS: [Color; 2] = [Color::White, Color::Black];
 
 /// Builds a cozy-chess board from a [`Position`], or says what is wrong with it.
 pub fn position_to_board(position: &Position) -> Result<Board, String> {
+    if position.variant != Variant::CHESS {
+        return Err(format!("cozy-chess plays orthodox chess, not {}", position.variant.cecp_name()));
+    }
     let occupied = position.colors[0] | position.colors[1];
     if position.colors[0] & position.colors[1] != 0 {
         return Err("invalid position: a square belongs to both colours".into());
@@ -104,6 +107,10 @@ pub fn board_to_position(board: &Board) -> Position {
         en_passant,
         halfmove_clock: u16::from(board.halfmove_clock()),
         fullmove_number: u32::from(board.fullmove_number()),
+        variant: Variant::CHESS,
+        remaining_checks: [0; 2],
+        pockets: [[0; 5]; 2],
+        promoted: 0,
         reserved: [0; 2],
     }
 }

@@ -1,4 +1,5 @@
-//! An iterative-deepening alpha-beta search plugin built on cozy-chess.
+//! An iterative-deepening alpha-beta search plugin built on cozy-chess, with a
+//! shakmaty-based search for the variants cozy-chess does not play.
 //!
 //! This crate owns the search: conversions between the ABI types and
 //! cozy-chess, the transposition table, move ordering, the search itself, and
@@ -12,11 +13,13 @@ mod ordering;
 mod perft;
 mod search;
 mod tt;
+mod variant;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use plugboard_plugin_api::{
     EVAL_FAILURE_PREFIX, EvaluatorSource, OptionSpec, PluginInfo, Reporter, SearchOutcome, SearchPlugin, SearchRequest,
+    Variant,
 };
 
 pub use convert::{board_from_fen, board_to_position, move_from_cozy, move_to_cozy, position_to_board};
@@ -47,6 +50,7 @@ impl SearchPlugin for AlphaBeta {
                 "Iterative-deepening PVS alpha-beta with quiescence, transposition table and null-move pruning",
             )
             .option(OptionSpec::check(NULL_MOVE_OPTION, true))
+            .variants(&supported_variants())
     }
 
     fn set_option(name: &str, value: &str) -> Result<(), String> {
@@ -94,5 +98,17 @@ pub fn search_with<E: Evaluation>(
     reporter: Reporter<'_>,
     options: SearchOptions,
 ) -> Result<SearchOutcome, String> {
-    search::run(request, eval, reporter, options)
+    if request.root.variant == Variant::CHESS {
+        search::run(request, eval, reporter, options)
+    } else {
+        variant::run(request, eval, reporter)
+    }
+}
+
+/// Every variant this search plays, as CECP names: orthodox chess and Chess960
+/// through cozy-chess, the rest through shakmaty.
+pub fn supported_variants() -> String {
+    let mut names: Vec<&str> = Variant::ALL.iter().map(|variant| variant.cecp_name()).collect();
+    names.insert(1, "fischerandom");
+    names.join(",")
 }

@@ -14,6 +14,10 @@ fn position(fen: &str) -> Position {
         en_passant: Position::NO_SQUARE,
         halfmove_clock: 0,
         fullmove_number: 1,
+        variant: plugboard_plugin_api::Variant::CHESS,
+        remaining_checks: [0; 2],
+        pockets: [[0; 5]; 2],
+        promoted: 0,
         reserved: [0; 2],
     };
     for (row, rank_text) in board.split('/').enumerate() {

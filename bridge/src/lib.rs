@@ -150,10 +150,15 @@ pub fn from_plugin_position(position: &api::Position) -> Result<VariantPosition,
         halfmoves: u32::from(position.halfmove_clock),
         fullmoves: std::num::NonZeroU32::new(position.fullmove_number).unwrap_or(std::num::NonZeroU32::MIN),
     };
-    // An en-passant square after a push no pawn can capture is how the API writes it.
-    match VariantPosition::from_setup(rules, setup, CastlingMode::Chess960) {
+    let error = match VariantPosition::from_setup(rules, setup, CastlingMode::Chess960) {
+        Ok(position) => return Ok(position),
+        Err(error) => error,
+    };
+    // An en-passant square after a push no pawn can capture is how the API writes it,
+    // and holdings on a chess server (bughouse) can exceed one set's material.
+    match error.ignore_invalid_ep_square() {
         Ok(position) => Ok(position),
-        Err(error) => error.ignore_invalid_ep_square().map_err(|error| format!("illegal position: {error}")),
+        Err(error) => error.ignore_too_much_material().map_err(|error| error.to_string()),
     }
 }
 

@@ -290,9 +290,8 @@ impl Game {
         let position = self.position();
         let result = if winner == Color::White { "1-0" } else { "0-1" };
         let white = winner == Color::White;
-        let reason = if position.is_checkmate() {
-            if white { "White mates" } else { "Black mates" }
-        } else {
+        // A variant's goal first: once reached, shakmaty lists no moves, which looks like mate.
+        let reason = if position.is_variant_end() || !position.is_checkmate() {
             match self.variant {
                 api::Variant::KING_OF_THE_HILL if white => "White's king reached the hill",
                 api::Variant::KING_OF_THE_HILL => "Black's king reached the hill",
@@ -314,6 +313,10 @@ impl Game {
                 _ if white => "White wins",
                 _ => "Black wins",
             }
+        } else if white {
+            "White mates"
+        } else {
+            "Black mates"
         };
         GameEnd { result, reason }
     }

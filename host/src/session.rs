@@ -983,7 +983,19 @@ impl Session {
                     Kind::Eval => running.culprits.eval.clone(),
                 };
                 self.plugin_failed(kind, &origin, &name, &why);
-                self.retry(running);
+                let next = match kind {
+                    Kind::Search => self.plugins.search_module(running.root.cecp_name()).1,
+                    Kind::Eval => self.plugins.selected(Kind::Eval),
+                };
+                if next.origin == origin && next.name() == name {
+                    // The built-in itself failed (a position it cannot read): searching
+                    // again would fail again, so the move is made without a search.
+                    if running.purpose == Purpose::Move {
+                        self.fall_back_move(&running);
+                    }
+                } else {
+                    self.retry(running);
+                }
             }
         }
     }

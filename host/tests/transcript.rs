@@ -21,7 +21,7 @@ struct Scripted;
 
 impl SearchPlugin for Scripted {
     fn info() -> PluginInfo {
-        PluginInfo::new("scripted", "1.0")
+        PluginInfo::new("scripted", "1.0").variants("normal,fischerandom")
     }
 
     fn search(
@@ -99,7 +99,8 @@ fn handshake_lists_features_then_options_then_done() {
         lines[1],
         "feature myname=\"Plugboard 0.1.0\" ping=1 setboard=1 usermove=1 playother=1 san=0 time=1 draw=1 \
          sigint=0 sigterm=0 reuse=1 analyze=1 colors=0 name=0 nps=1 memory=1 smp=1 debug=1 \
-         pause=1 exclude=1 setscore=1 highlight=1 variants=\"normal,fischerandom\""
+         pause=1 exclude=1 setscore=1 highlight=1 \
+         variants=\"normal,fischerandom,atomic,suicide,giveaway,kingofthehill,3check,crazyhouse,racingkings,horde\""
     );
     assert_eq!(
         lines[2..7],
@@ -266,7 +267,7 @@ fn fischer_random_castles_by_the_chess960_rules() {
     // Black castles king-side, as the GUI writes it; the scripted engine answers.
     let reply = t.say(&["O-O"]);
     assert!(reply.len() == 1 && reply[0].starts_with("move "), "{reply:?}");
-    assert_eq!(t.say(&["new", "variant atomic"]), ["Error (unsupported variant): variant atomic"]);
+    assert_eq!(t.say(&["new", "variant shogi"]), ["Error (unsupported variant): variant shogi"]);
 }
 
 #[test]

@@ -266,10 +266,13 @@ fn parse_holding(rest: &str) -> Result<Command<'_>, CommandError> {
     }
     let (white, rest) = bracketed(rest).ok_or(CommandError::BadParameter(WHY))?;
     let (black, rest) = bracketed(rest).ok_or(CommandError::BadParameter(WHY))?;
-    match rest.trim() {
-        "" => Ok(Command::Holding { white, black }),
-        news if news.len() == 2 && news.starts_with(['W', 'B']) => Ok(Command::Holding { white, black }),
-        _ => Err(CommandError::TooManyParameters),
+    let mut news = rest.split_whitespace();
+    match (news.next().map(str::as_bytes), news.next()) {
+        (_, Some(_)) => Err(CommandError::TooManyParameters),
+        (None | Some([b'W' | b'B', b'P' | b'N' | b'B' | b'R' | b'Q' | b'K']), None) => {
+            Ok(Command::Holding { white, black })
+        }
+        (Some(_), None) => Err(CommandError::BadParameter("the piece gained is a colour and a piece, like WP")),
     }
 }
 

@@ -46,4 +46,6 @@ pub struct Progress {
     pub current_move: Option<Move>,
     pub current_move_number: u32,
     pub root_move_count: u32,
+    /// Which principal variation a line is, 1 for the best; 0 if the plugin did not say.
+    pub multipv: u32,
 }

@@ -11,6 +11,7 @@ pub mod edit;
 pub mod engine;
 pub mod event;
 pub mod game;
+pub mod host_options;
 pub mod logging;
 pub mod perft;
 pub mod plugins;

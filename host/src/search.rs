@@ -5,7 +5,7 @@
 use std::{
     sync::{
         Arc, Mutex,
-        atomic::{AtomicBool, Ordering},
+        atomic::{AtomicBool, AtomicU64, Ordering},
         mpsc::Sender,
     },
     thread,
@@ -44,6 +44,7 @@ pub struct SearchSpec {
     pub nodes: u64,
     pub threads: u32,
     pub hash_mb: u32,
+    pub multipv: u32,
     pub clear_hash: bool,
     pub preset_scores: Vec<PresetScore>,
     pub eval_noise: u32,
@@ -51,6 +52,8 @@ pub struct SearchSpec {
     pub soft_ms: u64,
     pub hard_ms: u64,
     pub infinite: bool,
+    /// Deadlines are in user CPU time, not wall time (CECP `nps 0`).
+    pub cpu_clock: bool,
 }
 
 /// A running search, as the session sees it.
@@ -64,6 +67,12 @@ struct Shared {
     started: Instant,
     finished: AtomicBool,
     pauses: Mutex<Pauses>,
+    /// The process's user CPU time at the start, when deadlines are in CPU time.
+    cpu_started: Option<Duration>,
+    /// The deadlines in CPU time; the watcher turns what is left of them into the
+    /// wall-clock deadlines the plugin reads.
+    cpu_soft_ms: AtomicU64,
+    cpu_hard_ms: AtomicU64,
 }
 
 /// Time spent paused, which is not search time.
@@ -74,12 +83,54 @@ struct Pauses {
 }
 
 impl Shared {
-    /// Search time: wall time since the start less the pauses, as the plugin counts it.
+    /// Search time: CPU time on a CPU clock (a paused search uses none); otherwise
+    /// wall time since the start less the pauses, as the plugin counts it.
     fn elapsed(&self) -> Duration {
+        if let Some(started) = self.cpu_started {
+            return user_cpu_time().map_or(Duration::ZERO, |now| now.saturating_sub(started));
+        }
+        self.wall_elapsed()
+    }
+
+    fn wall_elapsed(&self) -> Duration {
         let paused =
             self.pauses.lock().map_or(Duration::ZERO, |p| p.total + p.since.map_or(Duration::ZERO, |s| s.elapsed()));
         self.started.elapsed().saturating_sub(paused)
     }
+
+    /// Moves the plugin's wall-clock deadlines so that they fall when the CPU
+    /// deadlines would if the search keeps its current pace from here.
+    fn translate_cpu_deadlines(&self, cpu_elapsed_ms: u64) {
+        let wall_ms = self.wall_elapsed().as_millis() as u64;
+        let translate = |cpu_deadline: u64| match cpu_deadline {
+            NO_DEADLINE => NO_DEADLINE,
+            deadline => wall_ms + deadline.saturating_sub(cpu_elapsed_ms),
+        };
+        let control = &self.control;
+        control.soft_deadline_ms.store(translate(self.cpu_soft_ms.load(Ordering::Relaxed)), Ordering::Relaxed);
+        control.hard_deadline_ms.store(translate(self.cpu_hard_ms.load(Ordering::Relaxed)), Ordering::Relaxed);
+    }
+}
+
+/// The process's user CPU time, every search thread's included (CECP `nps 0`).
+#[cfg(unix)]
+pub fn user_cpu_time() -> Option<Duration> {
+    let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
+    // SAFETY: getrusage fills the rusage the pointer points at, which is ours and large enough.
+    if unsafe { libc::getrusage(libc::RUSAGE_SELF, usage.as_mut_ptr()) } != 0 {
+        return None;
+    }
+    // SAFETY: getrusage succeeded, so the struct is filled in (and all-zero was valid before).
+    let usage = unsafe { usage.assume_init() };
+    let seconds = u64::try_from(usage.ru_utime.tv_sec).ok()?;
+    let micros = u64::try_from(usage.ru_utime.tv_usec).ok()?;
+    Some(Duration::from_secs(seconds) + Duration::from_micros(micros))
+}
+
+/// Without getrusage there is no CPU clock; searches then keep wall time.
+#[cfg(not(unix))]
+pub fn user_cpu_time() -> Option<Duration> {
+    None
 }
 
 impl SearchJob {
@@ -91,6 +142,9 @@ impl SearchJob {
             started: Instant::now(),
             finished: AtomicBool::new(false),
             pauses: Mutex::new(Pauses::default()),
+            cpu_started: if spec.cpu_clock { user_cpu_time() } else { None },
+            cpu_soft_ms: AtomicU64::new(soft_ms),
+            cpu_hard_ms: AtomicU64::new(hard_ms),
         });
         let worker_shared = Arc::clone(&shared);
         let worker_inbox = inbox.clone();
@@ -118,7 +172,7 @@ impl SearchJob {
         self.shared.control.stop_requested()
     }
 
-    /// Search time so far (pauses left out).
+    /// Search time so far (pauses left out; CPU time on a CPU clock).
     pub fn elapsed(&self) -> Duration {
         self.shared.elapsed()
     }
@@ -133,8 +187,14 @@ impl SearchJob {
         let elapsed = self.elapsed().as_millis() as u64;
         let timed = Budget { soft_ms: elapsed + budget.soft_ms, hard_ms: elapsed + budget.hard_ms };
         let control = &self.shared.control;
-        control.soft_deadline_ms.store(timed.soft_ms, Ordering::Relaxed);
-        control.hard_deadline_ms.store(timed.hard_ms, Ordering::Relaxed);
+        self.shared.cpu_soft_ms.store(timed.soft_ms, Ordering::Relaxed);
+        self.shared.cpu_hard_ms.store(timed.hard_ms, Ordering::Relaxed);
+        if self.shared.cpu_started.is_some() {
+            self.shared.translate_cpu_deadlines(elapsed);
+        } else {
+            control.soft_deadline_ms.store(timed.soft_ms, Ordering::Relaxed);
+            control.hard_deadline_ms.store(timed.hard_ms, Ordering::Relaxed);
+        }
         control.infinite.store(false, Ordering::Relaxed);
         timed
     }
@@ -173,7 +233,7 @@ fn run(
         nodes: spec.nodes,
         threads: spec.threads,
         hash_mb: spec.hash_mb,
-        multipv: 1,
+        multipv: spec.multipv.max(1),
         clear_hash: spec.clear_hash,
         preset_scores: RSlice::from_slice(&spec.preset_scores),
         eval_noise: spec.eval_noise,
@@ -193,6 +253,7 @@ fn run(
             current_move: info.current_move.into_option(),
             current_move_number: info.current_move_number,
             root_move_count: info.root_move_count,
+            multipv: info.multipv,
         };
         let _ = inbox.send(Event::Progress { job: id, progress });
     };
@@ -208,8 +269,14 @@ fn watch(id: u64, shared: &Shared, inbox: &Sender<Event>) {
     let mut stopped_at: Option<Instant> = None;
     let mut overdue_sent = false;
     while !shared.finished.load(Ordering::Acquire) {
-        let hard = shared.control.hard_deadline_ms();
-        if hard != NO_DEADLINE && !shared.control.is_infinite() && shared.elapsed() >= Duration::from_millis(hard) {
+        let elapsed = shared.elapsed();
+        let hard = if shared.cpu_started.is_some() {
+            shared.translate_cpu_deadlines(elapsed.as_millis() as u64);
+            shared.cpu_hard_ms.load(Ordering::Relaxed)
+        } else {
+            shared.control.hard_deadline_ms()
+        };
+        if hard != NO_DEADLINE && !shared.control.is_infinite() && elapsed >= Duration::from_millis(hard) {
             shared.control.request_stop();
         }
         if shared.control.stop_requested() {

@@ -15,6 +15,7 @@ use crate::{
     edit::{Edit, EditStep},
     event::{Event, Progress},
     game::{self, Game},
+    host_options::{self, HostOptions},
     plugins::{Kind, OptionChange, Origin, PluginHost},
     protocol::{
         Command, Reply,
@@ -27,7 +28,6 @@ use crate::{
 };
 
 pub const ENGINE_NAME: &str = concat!("Plugboard ", env!("CARGO_PKG_VERSION"));
-const OVERHEAD_OPTION: &str = "Move overhead";
 const SAVE_OPTION: &str = "Save settings";
 /// How much `random` shakes the evaluation: enough to vary play, too little to spoil it.
 const RANDOM_NOISE_CP: u32 = 10;
@@ -92,6 +92,7 @@ pub struct Session {
     /// The game ended (a claim, or `result`); the engine waits for `new`.
     game_over: bool,
     clock: Clock,
+    host_options: HostOptions,
     negotiated: Negotiated,
     engine_side: Option<Color>,
     analyzing: bool,
@@ -137,6 +138,7 @@ impl Session {
             claimed: false,
             game_over: false,
             clock: Clock::default(),
+            host_options: HostOptions::default(),
             negotiated: Negotiated::default(),
             engine_side: Some(Color::Black),
             analyzing: false,
@@ -498,12 +500,10 @@ impl Session {
     }
 
     fn option_lines(&self) -> Vec<String> {
-        let overhead = options_overhead_spec();
-        let mut lines = vec![
-            options::advertise(&overhead, &self.clock.overhead_ms.to_string()),
-            options::advertise(&OptionSpec::save(SAVE_OPTION), ""),
-            options::advertise(&OptionSpec::reset(RESET_OPTION), ""),
-        ];
+        let mut lines: Vec<String> =
+            self.host_options.specs().iter().map(|(spec, value)| options::advertise(spec, value)).collect();
+        lines.push(options::advertise(&OptionSpec::save(SAVE_OPTION), ""));
+        lines.push(options::advertise(&OptionSpec::reset(RESET_OPTION), ""));
         lines.extend(self.plugins.options().iter().map(|(spec, value)| options::advertise(spec, value)));
         lines
     }
@@ -556,7 +556,8 @@ impl Session {
             return;
         }
         if name == RESET_OPTION {
-            self.clock.overhead_ms = DEFAULT_OVERHEAD_MS;
+            self.host_options = HostOptions::default();
+            self.clock.overhead_ms = self.host_options.overhead_ms;
             self.plugins.reset();
             self.clear_hash = true;
             // The GUI purged its option list when the button was pressed: always answer.
@@ -564,9 +565,14 @@ impl Session {
             self.readvertise_options();
             return;
         }
-        if name == OVERHEAD_OPTION {
-            match options::validate(&options_overhead_spec(), value) {
-                Ok(ms) => self.clock.overhead_ms = ms.parse().unwrap_or(self.clock.overhead_ms),
+        if let Some(result) = self.host_options.set(name, value) {
+            match result {
+                Ok(()) => {
+                    self.clock.overhead_ms = self.host_options.overhead_ms;
+                    if name == host_options::MULTI_PV && self.analyzing {
+                        self.restart_analysis();
+                    }
+                }
                 Err(why) => self.reply(Reply::Error { kind: "bad parameter", command: format!("{line} ({why})") }),
             }
             return;
@@ -602,7 +608,7 @@ impl Session {
             self.reply(Reply::TellUserError("No folder to save settings in".into()));
             return;
         };
-        let mut settings = vec![(OVERHEAD_OPTION.to_owned(), self.clock.overhead_ms.to_string())];
+        let mut settings = self.host_options.saved();
         settings.extend(self.plugins.saved_settings());
         match settings::save(&path, &settings) {
             Ok(()) => self.reply(Reply::TellUser(format!("Settings saved to {}", path.display()))),
@@ -666,11 +672,9 @@ impl Session {
         }
     }
 
-    /// Accept a draw offer when we stand worse, or nobody can win.
+    /// Accept a draw offer when we stand worse by the contempt, or nobody can win.
     fn accepts_draw(&self) -> bool {
-        const ACCEPT_BELOW_CP: i32 = -50;
-        let position = self.game.position();
-        position.is_insufficient_material() || self.last_score.is_some_and(|score| score <= ACCEPT_BELOW_CP)
+        self.game.position().is_insufficient_material() || self.host_options.accepts_draw_at(self.last_score)
     }
 
     /// Protocol 1's `white`/`black`: the side to move changes, the pieces do not.
@@ -860,10 +864,13 @@ impl Session {
             nodes: node_limit,
             threads: self.threads,
             hash_mb: self.hash_mb,
+            // Extra lines cost strength; they are for analysis, not for play.
+            multipv: if purpose == Purpose::Analysis { self.host_options.multipv } else { 1 },
             clear_hash: std::mem::take(&mut self.clear_hash),
             soft_ms: budget.soft_ms,
             hard_ms: budget.hard_ms,
             infinite: purpose != Purpose::Move,
+            cpu_clock: self.clock.nodes_per_second == Some(0),
             preset_scores: self.preset_scores.clone(),
             eval_noise: if self.random { RANDOM_NOISE_CP } else { 0 },
             noise_seed: std::time::SystemTime::now()
@@ -905,16 +912,21 @@ impl Session {
             return;
         }
         let pv = pv_text(&running.root, &progress.pv);
-        running.last_line = Some(progress.clone());
-        if running.purpose == Purpose::Move {
+        // Only the best line speaks for the position; the others are for the user to read.
+        let best_line = progress.multipv <= 1;
+        if best_line {
+            running.last_line = Some(progress.clone());
+        }
+        if running.purpose == Purpose::Move && best_line {
             self.last_score = Some(match progress.score.kind {
                 ScoreKind::Centipawns => progress.score.value,
                 ScoreKind::Mate => progress.score.value.signum() * 30_000,
             });
         }
         if self.post {
-            // On a node clock, time is what the nodes say it is.
-            let time_ms = match self.clock.nodes_per_second.filter(|&rate| rate > 0) {
+            // On a node clock, time is what the nodes say it is; on a CPU clock, CPU time.
+            let time_ms = match self.clock.nodes_per_second {
+                Some(0) => running.job.elapsed().as_millis() as u64,
                 Some(rate) => progress.nodes.saturating_mul(1000) / rate,
                 None => progress.time_ms,
             };
@@ -1122,12 +1134,6 @@ fn hash_ceiling_mb() -> u32 {
             .find_map(|line| line.strip_prefix("MemTotal:")?.trim().strip_suffix("kB")?.trim().parse::<u64>().ok())
     });
     total_kb.map_or(u32::MAX, |kb| u32::try_from(kb / 1024 / 2).unwrap_or(u32::MAX).max(1))
-}
-
-const DEFAULT_OVERHEAD_MS: u64 = 50;
-
-fn options_overhead_spec() -> OptionSpec {
-    OptionSpec::spin(OVERHEAD_OPTION, DEFAULT_OVERHEAD_MS as i64, 0, 5000)
 }
 
 /// The legal prefix of a principal variation, in the GUI's notation.

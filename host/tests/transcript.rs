@@ -103,19 +103,21 @@ fn handshake_lists_features_then_options_then_done() {
          variants=\"normal,fischerandom,atomic,suicide,giveaway,kingofthehill,3check,crazyhouse,racingkings,horde\""
     );
     assert_eq!(
-        lines[2..7],
+        lines[2..9],
         [
             "feature option=\"Move overhead -spin 50 0 5000\"",
+            "feature option=\"MultiPV -spin 1 1 64\"",
+            "feature option=\"Contempt -spin 50 -1000 1000\"",
             "feature option=\"Save settings -save\"",
             "feature option=\"Reset settings -reset\"",
             "feature option=\"Search -combo *alphabeta /// scripted\"",
             "feature option=\"Evaluation -combo *pesto\"",
         ]
     );
-    assert_eq!(lines[7], "feature option=\"Rescan plugins -button\"");
-    assert!(lines[8].starts_with("feature option=\"Plugin folder -path "));
+    assert_eq!(lines[9], "feature option=\"Rescan plugins -button\"");
+    assert!(lines[10].starts_with("feature option=\"Plugin folder -path "));
     assert_eq!(
-        lines[9..],
+        lines[11..],
         ["feature option=\"Null move pruning -check 1\"", "feature option=\"Tempo -spin 10 0 100\"", "feature done=1",]
     );
 }

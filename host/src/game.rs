@@ -56,13 +56,19 @@ impl Game {
     pub fn from_fen_in(fen: &str, variant: api::Variant, mode: CastlingMode) -> Result<Game, String> {
         let rules = rules_of(variant).ok_or("unknown variant")?;
         let parsed: Fen = fen.parse().map_err(|e| format!("{e}"))?;
+        // shakmaty says "illegal position: ..."; the session says that already.
+        let why = |error: &dyn std::fmt::Display| error.to_string().trim_start_matches("illegal position: ").to_owned();
         let read = |mode: CastlingMode| match VariantPosition::from_setup(rules, parsed.clone().into_setup(), mode) {
             Ok(position) => Ok(position),
             // Suicide has no castling: rights a GUI sends anyway mean nothing.
             Err(error) if rules == shakmaty::variant::Variant::Antichess => {
-                error.ignore_invalid_castling_rights().map_err(|e| format!("{e}"))
+                error.ignore_invalid_castling_rights().map_err(|e| why(&e))
             }
-            Err(error) => Err(format!("{error}")),
+            // Holdings as a chess server counts them (bughouse) may exceed one set's material.
+            Err(error) if rules == shakmaty::variant::Variant::Crazyhouse => {
+                error.ignore_too_much_material().map_err(|e| why(&e))
+            }
+            Err(error) => Err(why(&error)),
         };
         if mode == CastlingMode::Chess960 {
             return Ok(Game::from_position(variant, read(mode)?, mode));

@@ -1,0 +1,23 @@
+//! Transcript tests: a `Session` fed the GUI's lines directly, with deterministic
+//! fake searches linked in, and its replies compared line for line.
+//!
+//! One file a theme; every GUI→engine command of the protocol (CECP v2, and the
+//! newer items of H.G. Muller's description) has a test here. `harness` drives the
+//! session, `fakes` holds the searches.
+
+mod fakes;
+mod harness;
+
+mod draw;
+mod errors;
+mod exclusions;
+mod handshake;
+mod highlight;
+mod moves;
+mod options;
+mod pause;
+mod ping;
+mod results;
+mod setup;
+mod thinking;
+mod variants;

@@ -8,6 +8,7 @@
 mod fakes;
 mod harness;
 
+mod clock;
 mod draw;
 mod errors;
 mod exclusions;
@@ -17,6 +18,7 @@ mod moves;
 mod options;
 mod pause;
 mod ping;
+mod resources;
 mod results;
 mod setup;
 mod thinking;

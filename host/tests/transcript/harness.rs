@@ -108,6 +108,18 @@ impl Transcript {
         std::mem::take(&mut self.searches)
     }
 
+    /// Handles the session's events until the probe has reported `count` searches
+    /// not yet taken, and returns them.
+    pub fn await_searches(&mut self, count: usize) -> Vec<Seen> {
+        while self.searches.len() < count {
+            match self.events.recv_timeout(PATIENCE) {
+                Ok(event) => self.handle(event),
+                Err(_) => panic!("{count} searches did not start in {PATIENCE:?}: {:?}", self.searches),
+            }
+        }
+        self.searches()
+    }
+
     /// Passes an event to the session; a probe's note is kept here instead.
     fn handle(&mut self, event: Event) {
         if let Event::Progress { progress, .. } = &event

@@ -8,6 +8,8 @@
 mod fakes;
 mod harness;
 
+mod analysis;
+mod book;
 mod clock;
 mod draw;
 mod errors;
@@ -18,8 +20,10 @@ mod moves;
 mod options;
 mod pause;
 mod ping;
+mod pondering;
 mod resources;
 mod results;
+mod setscore;
 mod setup;
 mod thinking;
 mod variants;

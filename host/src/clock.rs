@@ -48,6 +48,16 @@ impl Default for Clock {
 const MIN_BUDGET_MS: u64 = 5;
 
 impl Clock {
+    /// `new`: both clocks back to the full time control, the node clock and depth
+    /// limit gone, as the protocol says; the time control itself stays.
+    pub fn new_game(&mut self) {
+        self.own_ms = None;
+        self.opponent_ms = None;
+        self.level_fullmove = 1;
+        self.depth_limit = None;
+        self.nodes_per_second = None;
+    }
+
     /// `level` at move `fullmove_number`: from the start of a game a time control,
     /// mid-game the moves to go and the time left from here.
     pub fn set_level(&mut self, moves_per_session: u32, base_ms: u64, increment_ms: u64, fullmove_number: u32) {

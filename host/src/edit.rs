@@ -71,7 +71,9 @@ impl Edit {
             castling_rights: self.unmoved_rooks(),
             ..Setup::empty()
         };
-        Chess::from_setup(setup, CastlingMode::Standard).map_err(|e| e.to_string())
+        // shakmaty says "illegal position: ..."; the session says that already.
+        Chess::from_setup(setup, CastlingMode::Standard)
+            .map_err(|e| e.to_string().trim_start_matches("illegal position: ").to_owned())
     }
 
     /// Rooks in their corners beside a king on its own square.

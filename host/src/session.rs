@@ -93,6 +93,8 @@ pub struct Session {
     game_over: bool,
     clock: Clock,
     host_options: HostOptions,
+    /// The game as it was before `white`/`black` flipped the side to move.
+    before_turn_flip: Option<Game>,
     negotiated: Negotiated,
     engine_side: Option<Color>,
     analyzing: bool,
@@ -139,6 +141,7 @@ impl Session {
             game_over: false,
             clock: Clock::default(),
             host_options: HostOptions::default(),
+            before_turn_flip: None,
             negotiated: Negotiated::default(),
             engine_side: Some(Color::Black),
             analyzing: false,
@@ -260,10 +263,11 @@ impl Session {
                 self.discard_search();
                 self.set_game(Game::default());
                 self.engine_side = Some(Color::Black);
-                self.clock.depth_limit = None;
-                self.clock.nodes_per_second = None;
+                self.clock.new_game();
                 // The protocol: `new` turns random mode off.
                 self.random = false;
+                // A score from the last game says nothing about draw offers in this one.
+                self.last_score = None;
                 self.clear_hash = true;
                 self.restart_analysis();
             }
@@ -347,6 +351,8 @@ impl Session {
                 for _ in 0..count {
                     self.game.undo();
                 }
+                // Exclusions belong to the position they were made in.
+                self.excluded.clear();
                 self.claimed = false;
                 self.game_over = false;
                 self.restart_analysis();
@@ -629,6 +635,7 @@ impl Session {
 
     fn set_game(&mut self, game: Game) {
         self.game = game;
+        self.before_turn_flip = None;
         self.position_valid = true;
         self.claimed = false;
         self.game_over = false;
@@ -682,6 +689,16 @@ impl Session {
         if self.game.turn() == turn {
             return;
         }
+        // xboard's protocol-1 clock idiom flips the side to move and straight back:
+        // going back restores the game as it was, history and en passant included.
+        if let Some(before) = self.before_turn_flip.take()
+            && before.turn() == turn
+            && before.position().board() == self.game.position().board()
+        {
+            self.set_game(before);
+            return;
+        }
+        let before = self.game.clone();
         let fen = self.game.fen();
         let mut fields: Vec<&str> = fen.split(' ').collect();
         if fields.len() > 3 {
@@ -690,6 +707,7 @@ impl Session {
         }
         if let Ok(game) = Game::from_fen_in(&fields.join(" "), self.game.variant(), self.game.castling_mode()) {
             self.set_game(game);
+            self.before_turn_flip = Some(before);
         }
     }
 

@@ -47,39 +47,34 @@ import argparse
 import itertools
 import logging
 import os
-import queue
 import re
-import signal
-import subprocess
 import sys
 import tempfile
 import threading
 import time
 import traceback
-from typing import Callable, Iterator, Optional, TypeVar
+from typing import IO, Callable, Iterator, Optional, TypeVar
 
 import chess
 import chess.engine
 import chess.pgn
 
+from interop_common import (
+    PipeEngine,
+    TestFailure,
+    WarningCollector,
+    arm_wall_limit,
+    capture_python_chess_logs,
+    disarm_wall_limit,
+    engine_path,
+    log,
+    summary_end,
+)
+
 # The whole run must stay below three minutes; this alarm is the last resort.
 WALL_LIMIT_S = 170
 ERROR_RE = re.compile(r"^\s*(Error|Illegal move)(\s*\([^()]*\))?\s*:")
-RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 T = TypeVar("T")
-
-
-class TestFailure(Exception):
-    """A failure of the engine under test (or of the test set-up), with a readable message
-    (and, for a section that goes on after a failure, the notes of what passed)."""
-
-    def __init__(self, message: str, notes: Optional[list[str]] = None) -> None:
-        super().__init__(message)
-        self.notes = notes or []
-
-
-def log(msg: str) -> None:
-    print(msg, flush=True)
 
 
 # ---------------------------------------------------------------------------
@@ -152,17 +147,6 @@ class LineTap(logging.Handler):
     def since(self, mark: int, who: int) -> list[tuple[float, str, str]]:
         with self.events_lock:
             return [(t, d, line) for (t, w, d, line) in self.events[mark:] if w == who]
-
-
-class WarningCollector(logging.Handler):
-    """python-chess's warnings and errors (e.g. 'Unexpected engine output', a bad hint)."""
-
-    def __init__(self) -> None:
-        super().__init__(level=logging.WARNING)
-        self.messages: list[str] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.messages.append(f"{record.levelname}: {record.getMessage()}")
 
 
 def show(events: list[tuple[float, str, str]]) -> str:
@@ -664,55 +648,11 @@ def section_frc(tour: Tour, think_s: float, max_plies: int) -> list[str]:
 # ---------------------------------------------------------------------------
 
 
-class RawEngine:
-    """The engine on pipes, with a reader thread; every line is kept with its time for the transcript."""
+class RawEngine(PipeEngine):
+    """The engine on pipes, driven line by line; every line is kept with its time for the transcript."""
 
-    def __init__(self, cmd: list[str], transcript_path: str, cwd: str, stderr: object) -> None:
-        self.transcript = open(transcript_path, "w", encoding="utf-8")
-        self.t0 = time.monotonic()
-        self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr,
-                                     text=True, bufsize=1, cwd=cwd)
-        self.queue: "queue.Queue[Optional[tuple[float, str]]]" = queue.Queue()
-        self.history: list[tuple[float, str, str]] = []
-        self.lock = threading.Lock()
-        threading.Thread(target=self._reader, daemon=True).start()
-
-    def _note(self, direction: str, line: str) -> None:
-        now = time.monotonic()
-        with self.lock:
-            self.history.append((now, direction, line))
-            self.transcript.write(f"{now - self.t0:9.3f} {direction} {line}\n")
-            self.transcript.flush()
-
-    def _reader(self) -> None:
-        assert self.proc.stdout is not None
-        for raw in self.proc.stdout:
-            line = raw.rstrip("\r\n")
-            self._note("<", line)
-            self.queue.put((time.monotonic(), line))
-        self.queue.put(None)
-
-    def send(self, *lines: str) -> float:
-        assert self.proc.stdin is not None
-        for line in lines:
-            self._note(">", line)
-            try:
-                self.proc.stdin.write(line + "\n")
-                self.proc.stdin.flush()
-            except (BrokenPipeError, OSError) as err:
-                raise TestFailure(f"[raw] cannot write {line!r}: {err} (engine status {self.proc.poll()})") from err
-        return time.monotonic()
-
-    def read(self, timeout: float) -> Optional[tuple[float, str]]:
-        try:
-            item = self.queue.get(timeout=max(0.0, timeout))
-        except queue.Empty:
-            return None
-        if item is None:
-            self.queue.put(None)
-            raise TestFailure(f"[raw] the engine exited (status {self.proc.poll()}); last lines:\n"
-                              f"{self.tail()}")
-        return item
+    def __init__(self, cmd: list[str], transcript_path: str, cwd: str, stderr: IO[str]) -> None:
+        super().__init__(cmd, transcript_path, cwd, stderr, label="[raw] the engine")
 
     def collect(self, seconds: float) -> list[tuple[float, str]]:
         """Every line that arrives within `seconds`."""
@@ -739,9 +679,6 @@ class RawEngine:
             if pred(item[1]):
                 return item
 
-    def drain(self) -> list[tuple[float, str]]:
-        return self.collect(0.0)
-
     def sync(self, n: int, timeout: float = 5.0) -> list[tuple[float, str]]:
         """`ping n` and everything up to `pong n`."""
         seen: list[tuple[float, str]] = []
@@ -749,38 +686,10 @@ class RawEngine:
         self.wait_for(lambda line: line == f"pong {n}", timeout, f"ping {n}", seen)
         return seen
 
-    def tail(self, n: int = 14) -> str:
-        with self.lock:
-            items = self.history[-n:]
-        return "\n".join(f"    {t - self.t0:8.3f} {d} {line}" for (t, d, line) in items)
-
     def handshake(self) -> dict[str, str]:
-        self.send("xboard", "protover 2")
-        features: dict[str, str] = {}
-        deadline = time.monotonic() + 10
-        while features.get("done") != "1":
-            item = self.read(deadline - time.monotonic())
-            if item is None:
-                raise TestFailure("[raw] no 'feature done=1' within 10 s")
-            line = item[1]
-            if line.startswith("feature "):
-                for key, value in re.findall(r'(\w+)=("[^"]*"|\S+)', line[8:]):
-                    if key != "option":
-                        features[key] = value.strip('"')
+        features = super().handshake()
         self.send("accepted done")
         return features
-
-    def quit(self) -> None:
-        try:
-            self.send("quit")
-        except TestFailure:
-            pass
-        try:
-            self.proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
-        self.transcript.close()
 
 
 def no_errors(lines: list[tuple[float, str]], what: str, raw: RawEngine) -> None:
@@ -1173,39 +1082,21 @@ def main() -> int:
     parser.add_argument("--only", default=None, help="comma-separated section numbers to run (default: all)")
     args = parser.parse_args()
 
-    engine_path = os.path.abspath(args.engine)
-    if not (os.path.isfile(engine_path) and os.access(engine_path, os.X_OK)):
-        print(f"FAIL: engine binary not found or not executable: {engine_path}", file=sys.stderr)
+    engine_file = engine_path(args.engine)
+    if engine_file is None:
         return 2
     workdir = args.keep or tempfile.mkdtemp(prefix="plugboard-tour-")
     os.makedirs(workdir, exist_ok=True)
     protocol_log = os.path.join(workdir, "python-chess-protocol.log")
 
-    chess_logger = logging.getLogger("chess.engine")
-    chess_logger.setLevel(logging.DEBUG)
-    transcript = logging.FileHandler(protocol_log, mode="w", encoding="utf-8")
-    transcript.setFormatter(logging.Formatter("%(relativeCreated)9.0f %(levelname)s %(message)s"))
     tap = LineTap()
-    warnings = WarningCollector()
-    for handler in (transcript, tap, warnings):
-        chess_logger.addHandler(handler)
-    chess_logger.propagate = False
-    # python-chess reports some failures through the asyncio exception handler: keep them in the log too.
-    asyncio_logger = logging.getLogger("asyncio")
-    asyncio_logger.addHandler(transcript)
-    asyncio_logger.addHandler(warnings)
-    asyncio_logger.propagate = False
-
-    def on_alarm(signum: int, frame: object) -> None:
-        raise TestFailure(f"whole test exceeded {WALL_LIMIT_S} s")
-
-    signal.signal(signal.SIGALRM, on_alarm)
-    signal.alarm(WALL_LIMIT_S)
+    warnings = capture_python_chess_logs(protocol_log, tap)
+    arm_wall_limit(WALL_LIMIT_S)
 
     t_start = time.monotonic()
-    log(f"engine: {engine_path}")
+    log(f"engine: {engine_file}")
     log(f"files:  {workdir}")
-    tour = Tour(engine_path, workdir, tap, warnings)
+    tour = Tour(engine_file, workdir, tap, warnings)
     sections: list[tuple[str, str, Callable[[], list[str]]]] = [
         ("1", "analysis with root_moves (exclude/include)", lambda: section_analysis(tour)),
         ("2", "pondering (hard, Hint, hits and misses)", lambda: section_ponder(tour, engine_moves=10)),
@@ -1239,7 +1130,7 @@ def main() -> int:
     except TestFailure as err:  # the wall-clock alarm
         outcomes.append(("-", "time limit", False, 0.0, [f"FAIL: {err}"]))
     finally:
-        signal.alarm(0)
+        disarm_wall_limit()
         tour.stderr.close()
 
     elapsed = time.monotonic() - t_start
@@ -1251,14 +1142,9 @@ def main() -> int:
         for note in notes:
             if note.startswith("FAIL: "):
                 log(f"section {number}: {note}")
-    if warnings.messages:
-        log(f"python-chess warnings/errors ({len(warnings.messages)}), first ones:")
-        for msg in warnings.messages[:8]:
-            log("  " + msg.splitlines()[0])
-    log(f"files: python-chess transcript {protocol_log}; raw transcript {os.path.join(workdir, 'raw-protocol.log')}; "
-        f"FRC PGN {os.path.join(workdir, 'frc-games.pgn')}; engine stderr {os.path.join(workdir, 'plugboard.stderr')}")
-    log(f"elapsed {elapsed:.1f} s")
-    log("PASS" if not failures else "FAIL")
+    summary_end(warnings, f"python-chess transcript {protocol_log}; raw transcript "
+                f"{os.path.join(workdir, 'raw-protocol.log')}; FRC PGN {os.path.join(workdir, 'frc-games.pgn')}; "
+                f"engine stderr {os.path.join(workdir, 'plugboard.stderr')}", elapsed, not failures, shown=8)
     return 0 if not failures else 1
 
 

@@ -24,12 +24,7 @@ engine's stderr) is kept in a temporary folder whose path is printed.
 from __future__ import annotations
 
 import argparse
-import io
-import logging
 import os
-import queue
-import shlex
-import signal
 import subprocess
 import sys
 import tempfile
@@ -42,14 +37,22 @@ import chess
 import chess.engine
 import chess.pgn
 
+from interop_common import (
+    PipeEngine,
+    TestFailure,
+    arm_wall_limit,
+    capture_python_chess_logs,
+    disarm_wall_limit,
+    engine_path,
+    executable,
+    log,
+    summary_end,
+)
+
 FAIRYMAX = "/usr/games/fairymax"
 # The whole run must stay below four minutes; this alarm is the last resort.
 WALL_LIMIT_S = 230
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
-
-
-class TestFailure(Exception):
-    """A failure of the engine under test (or of the test set-up), with a readable message."""
 
 
 def plain(text: str) -> str:
@@ -57,88 +60,28 @@ def plain(text: str) -> str:
     return text.replace("{", "(").replace("}", ")").replace("\n", " ")
 
 
-def log(msg: str) -> None:
-    print(msg, flush=True)
-
-
 # ---------------------------------------------------------------------------
 # A minimal CECP (xboard protocol v2) driver for the opponent
 # ---------------------------------------------------------------------------
 
 
-class CecpOpponent:
+class CecpOpponent(PipeEngine):
     """Drives a CECP engine over pipes: handshake, new game, force/moves/time/otim/go."""
 
     def __init__(self, cmd: list[str], transcript_path: str) -> None:
-        self.cmd = cmd
-        self.transcript = open(transcript_path, "w", encoding="utf-8")
-        self.t0 = time.monotonic()
-        self.proc = subprocess.Popen(
-            cmd,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-            bufsize=1,
-            cwd=tempfile.gettempdir(),
-        )
-        self.lines: "queue.Queue[Optional[str]]" = queue.Queue()
-        self.features: dict[str, str] = {}
         self.name = os.path.basename(cmd[0])
-        threading.Thread(target=self._reader, daemon=True).start()
+        super().__init__(cmd, transcript_path, cwd=tempfile.gettempdir(), stderr=subprocess.STDOUT, label=self.name)
+        self.features: dict[str, str] = {}
 
-    def _note(self, direction: str, line: str) -> None:
-        self.transcript.write(f"{time.monotonic() - self.t0:9.3f} {direction} {line}\n")
-        self.transcript.flush()
+    def read_line(self, deadline: float) -> Optional[str]:
+        """The next line, or None at `deadline`; raises if the process ended."""
+        item = self.read(deadline - time.monotonic())
+        return None if item is None else item[1]
 
-    def _reader(self) -> None:
-        assert self.proc.stdout is not None
-        for raw in self.proc.stdout:
-            line = raw.rstrip("\r\n")
-            self._note("<", line)
-            self.lines.put(line)
-        self.lines.put(None)  # end of output: the process has gone
-
-    def send(self, line: str) -> None:
-        self._note(">", line)
-        assert self.proc.stdin is not None
-        try:
-            self.proc.stdin.write(line + "\n")
-            self.proc.stdin.flush()
-        except (BrokenPipeError, OSError) as err:
-            raise TestFailure(f"{self.name}: cannot write {line!r}: {err}") from err
-
-    def read(self, deadline: float) -> Optional[str]:
-        """The next line, or None on timeout; raises if the process ended."""
-        remaining = deadline - time.monotonic()
-        if remaining <= 0:
-            return None
-        try:
-            line = self.lines.get(timeout=remaining)
-        except queue.Empty:
-            return None
-        if line is None:
-            raise TestFailure(f"{self.name} exited unexpectedly (status {self.proc.poll()})")
-        return line
-
-    def handshake(self) -> None:
-        self.send("xboard")
-        self.send("protover 2")
-        deadline = time.monotonic() + 10
-        while True:
-            line = self.read(deadline)
-            if line is None:
-                raise TestFailure(f"{self.name}: no 'feature done=1' within 10 s")
-            if not line.startswith("feature "):
-                continue
-            for item in shlex.split(line[len("feature "):]):
-                key, _, value = item.partition("=")
-                if key == "option":
-                    continue
-                self.features[key] = value
-            if self.features.get("done") == "1":
-                break
-        self.name = self.features.get("myname", self.name)
+    def handshake(self) -> dict[str, str]:
+        self.features = super().handshake()
+        self.name = self.label = self.features.get("myname", self.name)
+        return self.features
 
     def new_game(self, base_s: float, inc_s: float) -> None:
         minutes, seconds = divmod(int(round(base_s)), 60)
@@ -162,7 +105,7 @@ class CecpOpponent:
         self.send(f"otim {max(1, other_cs)}")
         self.send("go")
         while True:
-            line = self.read(deadline)
+            line = self.read_line(deadline)
             if line is None:
                 return ("timeout", "")
             words = line.split()
@@ -179,51 +122,19 @@ class CecpOpponent:
             # Other 'Error (unknown command): ...' replies are harmless.
             # comments ('#'), 'tellics', thinking output and the like are ignored
 
-    def drain(self) -> list[str]:
+    def drain_lines(self) -> list[str]:
         """Lines already waiting (e.g. a result printed right after a move)."""
-        out = []
-        while True:
-            try:
-                line = self.lines.get_nowait()
-            except queue.Empty:
-                return out
-            if line is None:
-                self.lines.put(None)
-                return out
-            out.append(line)
+        return [line for _, line in self.drain()]
 
     def finish_game(self) -> None:
         # No `result`: Debian's Fairy-Max 5.0b does not know that command, and it often
         # crashes (SIGSEGV) on a command it does not know instead of answering `Error`.
         self.send("force")
 
-    def quit(self) -> None:
-        try:
-            self.send("quit")
-        except TestFailure:
-            pass
-        try:
-            self.proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
-        self.transcript.close()
-
 
 # ---------------------------------------------------------------------------
 # Helpers around python-chess's SimpleEngine
 # ---------------------------------------------------------------------------
-
-
-class WarningCollector(logging.Handler):
-    """Keeps python-chess's warnings (e.g. 'Unexpected engine output') for the summary."""
-
-    def __init__(self) -> None:
-        super().__init__(level=logging.WARNING)
-        self.messages: list[str] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.messages.append(record.getMessage())
 
 
 class Watchdog:
@@ -423,7 +334,7 @@ def play_game(
                     raise TestFailure(f"{opponent.name} sent an illegal move {text!r} in {board.fen()}") from err
             board.push(move)
             sent_to_opponent = len(board.move_stack)
-            for extra in opponent.drain():
+            for extra in opponent.drain_lines():
                 if extra.split() and extra.split()[0] in RESULTS:
                     comments.append(f"ply {board.ply()}: {opponent.name} said {extra!r}")
 
@@ -518,11 +429,10 @@ def main() -> int:
     parser.add_argument("--keep", default=None, help="folder for the logs and PGN (default: a new temp folder)")
     args = parser.parse_args()
 
-    engine_path = os.path.abspath(args.engine)
-    if not (os.path.isfile(engine_path) and os.access(engine_path, os.X_OK)):
-        print(f"FAIL: engine binary not found or not executable: {engine_path}", file=sys.stderr)
+    engine_file = engine_path(args.engine)
+    if engine_file is None:
         return 2
-    if not (os.path.isfile(args.opponent) and os.access(args.opponent, os.X_OK)):
+    if not executable(args.opponent):
         print(f"FAIL: opponent not found: {args.opponent} (apt-get install fairymax)", file=sys.stderr)
         return 2
     base_s, inc_s = parse_tc(args.tc)
@@ -539,24 +449,12 @@ def main() -> int:
     opponent_log = os.path.join(workdir, "opponent-protocol.log")
     pgn_path = os.path.join(workdir, "games.pgn")
 
-    # python-chess logs every line it sends/receives at DEBUG: keep that as the engine transcript.
-    chess_logger = logging.getLogger("chess.engine")
-    chess_logger.setLevel(logging.DEBUG)
-    transcript = logging.FileHandler(protocol_log, mode="w", encoding="utf-8")
-    transcript.setFormatter(logging.Formatter("%(relativeCreated)9.0f %(levelname)s %(message)s"))
-    chess_logger.addHandler(transcript)
-    warnings = WarningCollector()
-    chess_logger.addHandler(warnings)
-    chess_logger.propagate = False
-
-    def on_alarm(signum: int, frame: object) -> None:
-        raise TestFailure(f"whole test exceeded {WALL_LIMIT_S} s")
-
-    signal.signal(signal.SIGALRM, on_alarm)
-    signal.alarm(WALL_LIMIT_S)
+    # python-chess's log of every line it sends and reads is the engine transcript.
+    warnings = capture_python_chess_logs(protocol_log)
+    arm_wall_limit(WALL_LIMIT_S)
 
     t_start = time.monotonic()
-    log(f"engine:   {engine_path}")
+    log(f"engine:   {engine_file}")
     log(f"opponent: {args.opponent}")
     log(f"files:    {workdir}")
 
@@ -567,7 +465,7 @@ def main() -> int:
     status = 0
     try:
         try:
-            engine = chess.engine.SimpleEngine.popen_xboard(engine_path, timeout=10.0, stderr=stderr_fh,
+            engine = chess.engine.SimpleEngine.popen_xboard(engine_file, timeout=10.0, stderr=stderr_fh,
                                                             cwd=workdir)
         except (chess.engine.EngineError, chess.engine.EngineTerminatedError, OSError, TimeoutError) as err:
             raise TestFailure(f"python-chess could not start/initialise the engine: {err!r}") from err
@@ -645,7 +543,7 @@ def main() -> int:
             if code is not None and code.done():
                 log(f"engine exit status: {code.result()}")
     finally:
-        signal.alarm(0)
+        disarm_wall_limit()
         if engine is not None:
             try:
                 with Watchdog(engine, 10.0, "quit"):
@@ -669,14 +567,8 @@ def main() -> int:
     for i, record in enumerate(games, start=1):
         log(f"game {i}: {engine_name if engine else 'engine'} as {record.engine_colour}: {record.result} "
             f"({record.reason}), {record.plies} plies, lowest clock {record.engine_min_clock:.2f} s")
-    if warnings.messages:
-        log(f"python-chess warnings ({len(warnings.messages)}):")
-        for msg in warnings.messages[:20]:
-            log("  " + msg)
-    log(f"files: PGN {pgn_path}; engine transcript {protocol_log}; opponent transcript {opponent_log}; "
-        f"engine stderr {engine_stderr}")
-    log(f"elapsed {elapsed:.1f} s")
-    log("PASS" if status == 0 else "FAIL")
+    summary_end(warnings, f"PGN {pgn_path}; engine transcript {protocol_log}; opponent transcript "
+                f"{opponent_log}; engine stderr {engine_stderr}", elapsed, status == 0)
     return status
 
 

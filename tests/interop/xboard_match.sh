@@ -16,6 +16,8 @@ set -euo pipefail
 
 usage() { echo "usage: $0 PATH/TO/plugboard" >&2; exit 2; }
 [ $# -eq 1 ] || usage
+# shellcheck source=tests/interop/lib.sh
+. "$(dirname -- "$0")/lib.sh"
 
 XBOARD=${XBOARD:-/usr/games/xboard}
 FAIRYMAX=${FAIRYMAX:-/usr/games/fairymax}
@@ -25,20 +27,9 @@ GAMES=2
 DRAW_AFTER_MOVES=${DRAW_AFTER_MOVES:-100}   # xboard adjudicates a draw after this many moves
 WALL_LIMIT=${WALL_LIMIT:-300}                # seconds for the whole xboard run
 
-fail() { echo "FAIL: $*" >&2; exit 1; }
-
-ENGINE=$(realpath -e -- "$1" 2>/dev/null) || fail "engine binary not found: $1"
-[ -x "$ENGINE" ] || fail "engine binary is not executable: $ENGINE"
-ENGINE_DIR=$(dirname -- "$ENGINE")
-[ -x "$XBOARD" ] || fail "xboard not found at $XBOARD (apt-get install xboard)"
+check_prerequisites "$1"
 [ -x "$FAIRYMAX" ] || fail "fairymax not found at $FAIRYMAX (apt-get install fairymax)"
-command -v xvfb-run >/dev/null || fail "xvfb-run not found (apt-get install xvfb xauth)"
-
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/plugboard-xboard-XXXXXX")
-DEBUG_FILE="$WORK/xboard.debug"
-PGN="$WORK/games.pgn"
-XBOARD_OUT="$WORK/xboard.out"
-mkdir -p "$WORK/home"
+make_work plugboard-xboard games.pgn
 
 echo "engine:   $ENGINE"
 echo "opponent: $FAIRYMAX"
@@ -58,53 +49,17 @@ grep --line-buffered -v -E '^(computer|result)( |\$)' | '$FAIRYMAX'
 EOF
 chmod +x "$OPPONENT"
 
-START=$(date +%s)
-set +e
-# A private HOME keeps xboard from reading or writing anyone's settings.
-# `timeout` signals its whole process group (xvfb-run, Xvfb, xboard, engines).
-HOME="$WORK/home" timeout -k 10 "$WALL_LIMIT" \
-  xvfb-run -a -s "-screen 0 1280x1024x24" \
-  "$XBOARD" \
-    -fcp "$ENGINE" -fd "$ENGINE_DIR" \
-    -scp "$OPPONENT" -sd "$WORK" \
-    -mg "$GAMES" -tc "$TC" -inc "$INC" \
-    -xponder -autoCallFlag true -testClaims true \
-    -adjudicateDrawMoves "$DRAW_AFTER_MOVES" -matchPause 1000 \
-    -debug -nameOfDebugFile "$DEBUG_FILE" -sgf "$PGN" \
-    -saveSettingsOnExit false -popupExitMessage false -soundProgram '' \
-    </dev/null >"$XBOARD_OUT" 2>&1
-RC=$?
-set -e
-ELAPSED=$(( $(date +%s) - START ))
-echo "xboard exited with status $RC after ${ELAPSED}s"
+run_xboard \
+  -fcp "$ENGINE" -fd "$ENGINE_DIR" \
+  -scp "$OPPONENT" -sd "$WORK" \
+  -mg "$GAMES" -tc "$TC" -inc "$INC" \
+  -xponder -autoCallFlag true -testClaims true \
+  -adjudicateDrawMoves "$DRAW_AFTER_MOVES" -matchPause 1000
+check_run "the match"
 
-show_files() {
-  echo
-  echo "debug log: $DEBUG_FILE"
-  echo "PGN:       $PGN"
-  echo "xboard stdout/stderr: $XBOARD_OUT"
-  sed 's/^/  | /' "$XBOARD_OUT"
-  if [ -s "$PGN" ]; then
-    echo "----- $PGN"
-    cat "$PGN"
-    echo "-----"
-  fi
-}
-problems=()
-problem() { problems+=("$*"); }
-
-if [ "$RC" -eq 124 ] || [ "$RC" -eq 137 ]; then
-  problem "xboard did not finish the match within ${WALL_LIMIT}s (timeout status $RC)"
-elif [ "$RC" -ne 0 ]; then
-  problem "xboard exited with status $RC (see $XBOARD_OUT)"
-fi
-[ -s "$DEBUG_FILE" ] || { show_files; fail "no xboard debug file at $DEBUG_FILE"; }
-[ -s "$PGN" ] || { problem "no PGN saved at $PGN"; : >"$PGN"; }
-
-# ---- the debug file: xboard logs what it sends as `>first :` / `>second:` and what
-# it reads as `<first :` / `<second:`; the first engine (-fcp) is Plugboard.
-from_us() { grep -aE '^[0-9]* *<first *:' "$DEBUG_FILE" || true; }
-to_us() { grep -aE '^[0-9]* *>first *:' "$DEBUG_FILE" || true; }
+# ---- the debug file: the first engine (-fcp) is Plugboard.
+from_us() { read_from first; }
+to_us() { sent_to first; }
 
 if ! from_us | grep -qE ':[[:space:]]*feature .*done=1'; then
   problem "debug file: Plugboard never sent 'feature done=1'"
@@ -119,39 +74,17 @@ bad=$(to_us | grep -aiE ':[[:space:]]*Illegal move' || true)
 [ -z "$bad" ] || problem "debug file: xboard told Plugboard of an illegal move:"$'\n'"$bad"
 bad=$(grep -aiE 'Illegal move.*(first|plugboard)|Forfeit|exited unexpectedly|crashed|stalled' "$DEBUG_FILE" | grep -avE '^[0-9]* *[<>]second' || true)
 [ -z "$bad" ] || problem "debug file: xboard reports a forfeit/illegal move/crash:"$'\n'"$bad"
-bad=$(grep -aiE 'Illegal move|Forfeit|exited unexpectedly|Error (writing|reading)|crash' "$XBOARD_OUT" || true)
-[ -z "$bad" ] || problem "xboard's messages ($XBOARD_OUT):"$'\n'"$bad"
+check_xboard_messages
 
-# ---- the PGN: one record per game with its tags and the comment before the result.
-summary=$(awk '
-  function flush() {
-    if (n > 0) print n "\t" white "\t" black "\t" result "\t" reason
-  }
-  /^\[Event / { flush(); n++; white = black = result = reason = ""; next }
-  /^\[White "/ { sub(/^\[White "/, ""); sub(/"\]\r?$/, ""); white = $0; next }
-  /^\[Black "/ { sub(/^\[Black "/, ""); sub(/"\]\r?$/, ""); black = $0; next }
-  /^\[Result "/ { sub(/^\[Result "/, ""); sub(/"\]\r?$/, ""); result = $0; next }
-  /^\[/ { next }
-  {
-    line = $0
-    while (match(line, /\{[^}]*\}/)) { reason = substr(line, RSTART + 1, RLENGTH - 2); line = substr(line, RSTART + RLENGTH) }
-  }
-  END { flush() }
-' "$PGN")
-n_games=$(printf '%s\n' "$summary" | grep -c . || true)
-echo
-echo "games in the PGN: $n_games"
-[ "$n_games" -eq "$GAMES" ] || problem "PGN holds $n_games games, expected $GAMES"
+# ---- the PGN
+read_games "$GAMES"
 
 plugboard_white=0
 plugboard_black=0
-while IFS=$'\t' read -r n white black result reason; do
+while IFS=$PGN_SEP read -r n white black result _ _ reason; do
   [ -n "$n" ] || continue
   echo "game $n: $white - $black  $result  {$reason}"
-  case "$result" in
-    1-0|0-1|1/2-1/2) ;;
-    *) problem "game $n: result '$result' is not a finished game" ;;
-  esac
+  check_finished "$n" "$result"
   us=""
   if [[ "$white" == *Plugboard* && "$black" != *Plugboard* ]]; then
     us=white; plugboard_white=$((plugboard_white + 1))
@@ -169,7 +102,7 @@ while IFS=$'\t' read -r n white black result reason; do
       problem "game $n: Plugboard ($us) lost by '{$reason}'"
     fi
   fi
-  if printf '%s' "$reason" | grep -qiE 'time|forfeit|illegal|crash|exit|stall|disconnect|false'; then
+  if printf '%s' "$reason" | grep -qiE "$FAILURE_REASONS"; then
     if [ "$lost" = yes ] || printf '%s' "$reason" | grep -qi plugboard; then
       problem "game $n: '{$reason}' is a failure of Plugboard"
     fi
@@ -179,9 +112,4 @@ done <<< "$summary"
 [ "$plugboard_black" -ge 1 ] || problem "Plugboard never played Black"
 echo "Plugboard moves seen in the debug log: $n_moves"
 
-show_files
-if [ "${#problems[@]}" -gt 0 ]; then
-  for p in "${problems[@]}"; do echo "FAIL: $p" >&2; done
-  exit 1
-fi
-echo "PASS (${ELAPSED}s)"
+finish

@@ -284,10 +284,16 @@ fn non_empty<'a>(text: &'a str, why: &'static str) -> Result<&'a str, CommandErr
 fn parse_level(rest: &str) -> Result<Command<'_>, CommandError> {
     const WHY: &str = "level needs MPS BASE INC";
     let mut parts = rest.split_whitespace();
-    let (Some(mps), Some(base), Some(inc), None) = (parts.next(), parts.next(), parts.next(), parts.next()) else {
+    let (Some(mps), Some(base), Some(inc)) = (parts.next(), parts.next(), parts.next()) else {
         return Err(CommandError::BadParameter(WHY));
     };
+    if parts.next().is_some() {
+        return Err(CommandError::TooManyParameters);
+    }
     let moves_per_session: u32 = mps.parse().map_err(|_| CommandError::BadParameter(WHY))?;
+    // "Engines are encouraged to ignore any unexpected characters at the end" of BASE
+    // (`25+5` may one day name the next session's time).
+    let base = base.find(|c: char| !(c.is_ascii_digit() || c == ':' || c == '.')).map_or(base, |end| &base[..end]);
     let base_ms = match base.split_once(':') {
         Some((minutes, seconds)) => {
             let minutes: u64 = minutes.parse().map_err(|_| CommandError::BadParameter(WHY))?;

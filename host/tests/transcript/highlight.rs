@@ -1,0 +1,24 @@
+//! `lift`, `put`, `hover`: the user handles a piece; a lifted piece's legal
+//! destinations are answered with `highlight`.
+
+use crate::harness::Transcript;
+
+#[test]
+fn lift_is_answered_with_the_legal_destinations() {
+    let mut t = Transcript::playing("scripted");
+    t.say(&["new"]);
+    assert_eq!(t.say(&["lift e2"]), ["highlight 8/8/8/8/4Y3/4Y3/8/8"]);
+    // `put` and `hover` need no answer.
+    assert_eq!(t.say(&["lift b1", "put c3", "hover c3"]), ["highlight 8/8/8/8/8/Y1Y5/8/8"]);
+    assert_eq!(t.say(&["lift e9"]), ["Error (bad parameter): lift e9"]);
+}
+
+#[test]
+fn captures_and_promotions_have_colours_of_their_own() {
+    let mut t = Transcript::playing("scripted");
+    // The pawn on b7 may take on a8 or go to b8, promoting either way: magenta.
+    // The rook on h1 may take on h8: red.
+    t.say(&["new", "force", "setboard r3k2r/1P6/8/8/8/8/8/4K2R w - - 0 1"]);
+    assert_eq!(t.say(&["lift b7"]), ["highlight MM6/8/8/8/8/8/8/8"]);
+    assert_eq!(t.say(&["lift h1"]), ["highlight 7R/7Y/7Y/7Y/7Y/7Y/7Y/5YY1"]);
+}

@@ -1,0 +1,33 @@
+//! Transcript tests: a `Session` fed the GUI's lines directly, with deterministic
+//! fake searches linked in, and its replies compared line for line.
+//!
+//! One file a theme; every GUI→engine command of the protocol (CECP v2, and the
+//! newer items of H.G. Muller's description) has a test here. `harness` drives the
+//! session, `fakes` holds the searches.
+
+mod fakes;
+mod harness;
+
+mod analysis;
+mod book;
+mod clock;
+mod draw;
+mod errors;
+mod exclusions;
+mod handshake;
+mod highlight;
+mod moves;
+mod opponent;
+mod options;
+mod pause;
+mod ping;
+mod pondering;
+mod quit;
+mod resources;
+mod results;
+mod setscore;
+mod setup;
+mod sides;
+mod takeback;
+mod thinking;
+mod variants;

@@ -1,0 +1,163 @@
+//! `option NAME[=VALUE]` for every kind of option: the host's own (spin, combo,
+//! save, reset), the built-in search's (check, spin), and the probe's, which has
+//! one of every kind. Host options that scan real folders (the `Rescan plugins`
+//! button, the `Plugin folder` path) are left to the end-to-end tests.
+
+use crate::{fakes::Probe, harness::Transcript};
+
+fn option_lines(said: &[String]) -> Vec<&str> {
+    said.iter().filter_map(|l| l.strip_prefix("feature option=\"")?.strip_suffix('"')).collect()
+}
+
+#[test]
+fn options_are_readvertised_only_when_they_change() {
+    let mut t = Transcript::new();
+    t.say(&["xboard", "protover 2"]);
+    // xboard sends its start-up value for every option it is given, again after
+    // each re-advertisement: the second, unchanged choice must not re-advertise.
+    let first = t.say(&["option Search=scripted"]);
+    assert_eq!(first.first().map(String::as_str), Some("feature done=0"));
+    assert_eq!(t.say(&["option Search=scripted", "ping 1"]), ["pong 1"]);
+}
+
+#[test]
+fn a_spin_takes_whole_numbers_in_its_range() {
+    let mut t = Transcript::playing("probe");
+    // Move overhead is kept back from every deadline.
+    assert_eq!(t.say(&["option Move overhead=400", "new", "st 1", "go"]), ["move b1a3"]);
+    assert_eq!(t.searches()[0].hard_ms, 600);
+    assert_eq!(
+        t.say(&["option Move overhead=5001", "option Move overhead=ten", "option Move overhead"]),
+        [
+            "Error (bad parameter): option Move overhead=5001 (Move overhead must be between 0 and 5000)",
+            "Error (bad parameter): option Move overhead=ten (Move overhead must be a whole number)",
+            "Error (bad parameter): option Move overhead (Move overhead must be a whole number)",
+        ]
+    );
+    // The refused values changed nothing.
+    assert_eq!(t.say(&["new", "st 1", "go"]), ["move b1a3"]);
+    assert_eq!(t.searches()[0].hard_ms, 600);
+}
+
+#[test]
+fn a_combo_takes_one_of_its_choices() {
+    let mut t = Transcript::playing("scripted");
+    let said = t.say(&["option Search=alphabeta"]);
+    assert!(option_lines(&said).contains(&"Search -combo *alphabeta /// patient /// probe /// scripted"), "{said:?}");
+    assert_eq!(
+        t.say(&["option Search=deep thought"]),
+        ["Error (bad parameter): option Search=deep thought (Search has no choice named deep thought)"]
+    );
+    assert_eq!(t.say(&["option Evaluation=pesto", "ping 1"]), ["pong 1"]);
+}
+
+#[test]
+fn a_check_of_the_built_in_search_takes_0_or_1() {
+    let mut t = Transcript::new();
+    t.say(&["xboard", "protover 2"]);
+    assert_eq!(t.say(&["option Null move pruning=0", "option Null move pruning=1", "ping 1"]), ["pong 1"]);
+    assert_eq!(
+        t.say(&["option Null move pruning=2"]),
+        ["Error (bad parameter): option Null move pruning=2 (Null move pruning must be 0 or 1)"]
+    );
+}
+
+#[test]
+fn every_kind_of_plugin_option_reaches_the_plugin() {
+    let mut t = Transcript::playing("probe");
+    Probe::options_set();
+    let good = [
+        "option Probe check=0",
+        "option Probe spin=7",
+        "option Probe slider=100",
+        "option Probe combo=two",
+        "option Probe string=two words",
+        "option Probe file=/srv/books/main.bin",
+        "option Probe path=/srv/tablebases",
+        "option Probe button",
+    ];
+    assert_eq!(t.say(&good), Vec::<String>::new());
+    let set: Vec<(String, String)> = Probe::options_set();
+    let expected = [
+        ("Probe check", "0"),
+        ("Probe spin", "7"),
+        ("Probe slider", "100"),
+        ("Probe combo", "two"),
+        ("Probe string", "two words"),
+        ("Probe file", "/srv/books/main.bin"),
+        ("Probe path", "/srv/tablebases"),
+        ("Probe button", ""),
+    ]
+    .map(|(name, value)| (name.to_owned(), value.to_owned()));
+    assert_eq!(set, expected);
+    assert_eq!(
+        t.say(&[
+            "option Probe check=yes",
+            "option Probe spin=11",
+            "option Probe slider=-1",
+            "option Probe combo=three"
+        ]),
+        [
+            "Error (bad parameter): option Probe check=yes (Probe check must be 0 or 1)",
+            "Error (bad parameter): option Probe spin=11 (Probe spin must be between 0 and 10)",
+            "Error (bad parameter): option Probe slider=-1 (Probe slider must be between 0 and 100)",
+            "Error (bad parameter): option Probe combo=three (Probe combo has no choice named three)",
+        ]
+    );
+    assert_eq!(Probe::options_set(), []);
+    // The values set are the ones advertised when the options are listed again.
+    t.say(&["option Search=scripted"]);
+    let said = t.say(&["option Search=probe"]);
+    assert_eq!(
+        option_lines(&said)[9..],
+        [
+            "Probe check -check 0",
+            "Probe spin -spin 7 0 10",
+            "Probe slider -slider 100 0 100",
+            "Probe combo -combo one /// *two",
+            "Probe string -string two words",
+            "Probe file -file /srv/books/main.bin",
+            "Probe path -path /srv/tablebases",
+            "Probe button -button",
+            "Tempo -spin 10 0 100",
+        ]
+    );
+}
+
+#[test]
+fn an_unknown_option_is_refused() {
+    let mut t = Transcript::playing("scripted");
+    assert_eq!(t.say(&["option Frobnicate=1"]), ["Error (unknown option): option Frobnicate=1"]);
+}
+
+#[test]
+fn save_writes_the_settings_that_the_next_start_applies() {
+    let mut t = Transcript::playing("scripted");
+    assert_eq!(t.say(&["option Save settings"]), ["tellusererror No folder to save settings in"]);
+
+    let folder = tempfile::tempdir().expect("a temporary folder");
+    let path = folder.path().join("settings.txt");
+    let mut t = Transcript::new();
+    t.session.use_settings_file(path.clone());
+    t.say(&["xboard", "protover 2", "option Search=scripted", "option Move overhead=300"]);
+    assert_eq!(t.say(&["option Save settings"]), [format!("telluser Settings saved to {}", path.display())]);
+
+    let mut t = Transcript::new();
+    t.session.use_settings_file(path);
+    let said = t.say(&["xboard", "protover 2"]);
+    let options = option_lines(&said);
+    assert_eq!(options[0], "Move overhead -spin 300 0 5000");
+    assert_eq!(options[5], "Search -combo alphabeta /// patient /// probe /// *scripted");
+}
+
+#[test]
+fn reset_restores_the_defaults_and_lists_the_options_again() {
+    let mut t = Transcript::playing("scripted");
+    t.say(&["option Move overhead=300"]);
+    let said = t.say(&["option Reset settings"]);
+    assert_eq!(said.first().map(String::as_str), Some("feature done=0"));
+    assert_eq!(said.last().map(String::as_str), Some("feature done=1"));
+    let options = option_lines(&said);
+    assert_eq!(options[0], "Move overhead -spin 50 0 5000");
+    assert_eq!(options[5], "Search -combo *alphabeta /// patient /// probe /// scripted");
+}

@@ -1,0 +1,62 @@
+//! What the engine may use: `memory` (hash size), `cores` (search threads) and
+//! `egtpath` (end-game tables, not supported).
+
+use crate::harness::Transcript;
+
+#[test]
+fn memory_sets_the_hash_size_of_the_next_search() {
+    let mut t = Transcript::playing("probe");
+    assert_eq!(t.say(&["new", "go"]), ["move b1a3"]);
+    assert_eq!(t.searches()[0].hash_mb, 64);
+    assert_eq!(t.say(&["memory 32", "new", "go"]), ["move b1a3"]);
+    assert_eq!(t.searches()[0].hash_mb, 32);
+}
+
+#[test]
+fn memory_beyond_the_machine_is_capped_and_said() {
+    let mut t = Transcript::playing("probe");
+    let said = t.say(&["memory 4000000000", "new", "go"]);
+    assert_eq!(said.len(), 2, "{said:?}");
+    assert!(
+        said[0].starts_with("telluser Hash limited to ") && said[0].ends_with(" MB, half of this machine's memory")
+    );
+    assert_eq!(said[1], "move b1a3");
+    let granted: u32 = said[0]["telluser Hash limited to ".len()..].split(' ').next().unwrap().parse().unwrap();
+    assert_eq!(t.searches()[0].hash_mb, granted);
+    assert!(granted < 4_000_000_000);
+}
+
+#[test]
+fn cores_sets_the_threads_of_the_next_search() {
+    let mut t = Transcript::playing("probe");
+    assert_eq!(t.say(&["new", "go"]), ["move b1a3"]);
+    assert_eq!(t.searches()[0].threads, 1);
+    assert_eq!(t.say(&["cores 2", "new", "go"]), ["move b1a3"]);
+    assert_eq!(t.searches()[0].threads, 2);
+}
+
+#[test]
+fn egtpath_is_refused_as_not_supported() {
+    // The engine announces no `egt` feature, so a GUI should not send it.
+    let mut t = Transcript::playing("scripted");
+    assert_eq!(
+        t.say(&["egtpath syzygy /opt/tb", "ping 1"]),
+        ["Error (not supported): egtpath syzygy /opt/tb", "pong 1"]
+    );
+}
+
+#[test]
+fn multipv_asks_analysis_for_more_lines_and_play_for_one() {
+    let mut t = Transcript::playing("probe");
+    t.say(&["option MultiPV=3", "new", "analyze"]);
+    assert_eq!(t.await_searches(1)[0].multipv, 3);
+    // Changing it mid-analysis restarts the search with the new count.
+    t.say(&["option MultiPV=2"]);
+    assert_eq!(t.await_searches(1)[0].multipv, 2);
+    t.say(&["exit", "force", "go"]);
+    assert_eq!(t.await_searches(1)[0].multipv, 1);
+    assert_eq!(
+        t.say(&["option MultiPV=0"]),
+        ["Error (bad parameter): option MultiPV=0 (MultiPV must be between 1 and 64)"]
+    );
+}

@@ -1,0 +1,149 @@
+# shellcheck shell=bash
+# What the xboard interop scripts share: the checks before a run, xboard run
+# unattended under Xvfb, reading its debug log and the saved PGN, and the report.
+# Sourced by xboard_match.sh and xboard_tour.sh, which set XBOARD and WALL_LIMIT.
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+problems=()
+problem() { problems+=("$*"); }
+
+# check_prerequisites PATH/TO/plugboard: sets ENGINE and ENGINE_DIR; xboard and
+# xvfb-run must be there.
+check_prerequisites() {
+  ENGINE=$(realpath -e -- "$1" 2>/dev/null) || fail "engine binary not found: $1"
+  [ -x "$ENGINE" ] || fail "engine binary is not executable: $ENGINE"
+  ENGINE_DIR=$(dirname -- "$ENGINE")
+  [ -x "$XBOARD" ] || fail "xboard not found at $XBOARD (apt-get install xboard)"
+  command -v xvfb-run >/dev/null || fail "xvfb-run not found (apt-get install xvfb xauth)"
+}
+
+# make_work NAME PGN-FILE: a new temporary folder WORK (with a private home) for
+# the debug log DEBUG_FILE, the PGN and xboard's own output XBOARD_OUT.
+make_work() {
+  WORK=$(mktemp -d "${TMPDIR:-/tmp}/$1-XXXXXX")
+  DEBUG_FILE="$WORK/xboard.debug"
+  PGN="$WORK/$2"
+  XBOARD_OUT="$WORK/xboard.out"
+  mkdir -p "$WORK/home"
+}
+
+# run_xboard OPTION...: xboard with these options, unattended, keeping its debug
+# log and the PGN; sets RC and ELAPSED. A private HOME keeps xboard from reading or
+# writing anyone's settings; `timeout` signals its whole process group (xvfb-run,
+# Xvfb, xboard, engines).
+run_xboard() {
+  local start
+  start=$(date +%s)
+  set +e
+  HOME="$WORK/home" timeout -k 10 "$WALL_LIMIT" \
+    xvfb-run -a -s "-screen 0 1280x1024x24" \
+    "$XBOARD" "$@" \
+      -debug -nameOfDebugFile "$DEBUG_FILE" -sgf "$PGN" \
+      -saveSettingsOnExit false -popupExitMessage false -soundProgram '' \
+      </dev/null >"$XBOARD_OUT" 2>&1
+  RC=$?
+  set -e
+  ELAPSED=$(( $(date +%s) - start ))
+  echo "xboard exited with status $RC after ${ELAPSED}s"
+}
+
+show_files() {
+  echo
+  echo "debug log: $DEBUG_FILE"
+  echo "PGN:       $PGN"
+  echo "xboard stdout/stderr: $XBOARD_OUT"
+  sed 's/^/  | /' "$XBOARD_OUT"
+  if [ -s "$PGN" ]; then
+    echo "----- $PGN"
+    cat "$PGN"
+    echo "-----"
+  fi
+}
+
+# check_run WHAT: xboard finished WHAT (e.g. "the match") by itself, and left a
+# debug log (or the script fails here) and a PGN.
+check_run() {
+  if [ "$RC" -eq 124 ] || [ "$RC" -eq 137 ]; then
+    problem "xboard did not finish $1 within ${WALL_LIMIT}s (timeout status $RC)"
+  elif [ "$RC" -ne 0 ]; then
+    problem "xboard exited with status $RC (see $XBOARD_OUT)"
+  fi
+  [ -s "$DEBUG_FILE" ] || { show_files; fail "no xboard debug file at $DEBUG_FILE"; }
+  [ -s "$PGN" ] || { problem "no PGN saved at $PGN"; : >"$PGN"; }
+}
+
+# ---- the debug log: xboard logs what it sends as `>first :` / `>second:` and what
+# it reads as `<first :` / `<second:`; the first engine is -fcp, the second -scp.
+# read_from WHO / sent_to WHO: those log lines as they are.
+read_from() { grep -aE "^[0-9]* *<$1 *:" "$DEBUG_FILE" || true; }
+sent_to() { grep -aE "^[0-9]* *>$1 *:" "$DEBUG_FILE" || true; }
+# said_by WHO / told WHO: the protocol text alone. xboard writes some commands in
+# pieces (`usermove ` then the move), and logs each piece with its own prefix on
+# the same line: `6605 >first : usermove 6605 >first : O-O`.
+# Every one of these succeeds: a reader that stops early (`grep -q`) must not make
+# the writer's broken pipe fail the caller's pipeline under `pipefail`.
+said_by() { read_from "$1" | sed -E 's/^[0-9]* *<[a-z]+ *: ?//' || true; }
+told() { sent_to "$1" | sed -E 's/[0-9]+ *>(first|second) *: ?//g' || true; }
+
+# xboard's own messages must not speak of an illegal move, a forfeit or a crash.
+check_xboard_messages() {
+  local bad
+  bad=$(grep -aiE 'Illegal move|Forfeit|exited unexpectedly|Error (writing|reading)|crash' "$XBOARD_OUT" || true)
+  [ -z "$bad" ] || problem "xboard's messages ($XBOARD_OUT):"$'\n'"$bad"
+}
+
+# ---- the PGN. pgn_games: one line a game, its fields separated by $PGN_SEP (not a
+# tab: `read` would merge empty fields): number, White, Black, Result, Variant,
+# FEN (both empty when the tag is absent) and the last {comment} of the game.
+PGN_SEP=$'\037'
+pgn_games() {
+  awk -v sep="$PGN_SEP" '
+    function flush() {
+      if (n > 0) print n sep white sep black sep result sep variant sep fen sep reason
+    }
+    /^\[Event / { flush(); n++; white = black = result = variant = fen = reason = ""; next }
+    /^\[White "/ { sub(/^\[White "/, ""); sub(/"\]\r?$/, ""); white = $0; next }
+    /^\[Black "/ { sub(/^\[Black "/, ""); sub(/"\]\r?$/, ""); black = $0; next }
+    /^\[Result "/ { sub(/^\[Result "/, ""); sub(/"\]\r?$/, ""); result = $0; next }
+    /^\[Variant "/ { sub(/^\[Variant "/, ""); sub(/"\]\r?$/, ""); variant = $0; next }
+    /^\[FEN "/ { sub(/^\[FEN "/, ""); sub(/"\]\r?$/, ""); fen = $0; next }
+    /^\[/ { next }
+    {
+      line = $0
+      while (match(line, /\{[^}]*\}/)) { reason = substr(line, RSTART + 1, RLENGTH - 2); line = substr(line, RSTART + RLENGTH) }
+    }
+    END { flush() }
+  ' "$PGN"
+}
+
+# read_games EXPECTED: sets summary (pgn_games) and n_games, and says whether the
+# PGN holds the EXPECTED number of games.
+read_games() {
+  summary=$(pgn_games)
+  n_games=$(printf '%s\n' "$summary" | grep -c . || true)
+  echo
+  echo "games in the PGN: $n_games"
+  [ "$n_games" -eq "$1" ] || problem "PGN holds $n_games games, expected $1"
+}
+
+# check_finished N RESULT: a game result of 1-0, 0-1 or 1/2-1/2, not `*`.
+check_finished() {
+  case "$2" in
+    1-0|0-1|1/2-1/2) ;;
+    *) problem "game $1: result '$2' is not a finished game" ;;
+  esac
+}
+
+# A result comment that speaks of one of these is a failure of an engine, not chess.
+FAILURE_REASONS='time|forfeit|illegal|crash|exit|stall|disconnect|false'
+
+# finish: the files, every problem found, and the exit status.
+finish() {
+  show_files
+  if [ "${#problems[@]}" -gt 0 ]; then
+    for p in "${problems[@]}"; do echo "FAIL: $p" >&2; done
+    exit 1
+  fi
+  echo "PASS (${ELAPSED}s)"
+}

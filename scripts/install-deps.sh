@@ -7,6 +7,7 @@ need_apt=()
 command -v xboard >/dev/null 2>&1 || need_apt+=(xboard)
 command -v xvfb-run >/dev/null 2>&1 || need_apt+=(xvfb xauth)
 [ -x /usr/games/fairymax ] || command -v fairymax >/dev/null 2>&1 || need_apt+=(fairymax)
+[ -d /usr/lib/python3/dist-packages/pychess ] || need_apt+=(pychess)
 
 if [ ${#need_apt[@]} -gt 0 ]; then
   sudo_cmd=()

@@ -331,7 +331,9 @@ impl Session {
                     Ok(game) => self.set_game(game),
                     Err(why) => {
                         self.position_valid = false;
-                        self.reply(Reply::TellUserError(format!("Illegal position: {why}")));
+                        // The FEN is part of the message: PyChess ends every analysis with
+                        // an empty board and stays quiet about errors that quote it.
+                        self.reply(Reply::TellUserError(format!("Illegal position: {why} ({fen})")));
                     }
                 }
                 self.restart_analysis();

@@ -18,7 +18,7 @@ fn an_illegal_setboard_refuses_moves_until_the_next_position() {
     let mut t = Transcript::playing("scripted");
     assert_eq!(
         t.say(&["new", "force", "setboard 8/8/8/8/8/8/8/8 w - - 0 1"]),
-        ["tellusererror Illegal position: empty board, missing king"]
+        ["tellusererror Illegal position: empty board, missing king (8/8/8/8/8/8/8/8 w - - 0 1)"]
     );
     assert_eq!(t.say(&["e2e4"]), ["Illegal move (no legal position is set up): e2e4"]);
     assert_eq!(t.say(&["go", "ping 1"]), ["pong 1"]);

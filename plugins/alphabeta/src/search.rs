@@ -115,7 +115,7 @@ struct Searcher<'a, E> {
     options: SearchOptions,
     control: &'a SearchControl,
     reporter: Reporter<'a>,
-    tt: &'a mut TranspositionTable,
+    tt: &'a TranspositionTable,
     heuristics: Heuristics,
     start: Instant,
     /// Time spent paused, which does not count as search time.
@@ -151,7 +151,7 @@ impl<'a, E: Evaluation> Searcher<'a, E> {
         eval: E,
         reporter: Reporter<'a>,
         options: SearchOptions,
-        tt: &'a mut TranspositionTable,
+        tt: &'a TranspositionTable,
         start: Instant,
         hashes: Vec<u64>,
     ) -> Searcher<'a, E> {

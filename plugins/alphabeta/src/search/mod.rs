@@ -2,14 +2,15 @@
 //!
 //! One [`Searcher`] runs one search on one thread. It is generic over the
 //! [`Evaluation`] so plugin and statically linked evaluations share this code.
+//! This file holds the search below the root; [`root`] deepens and reports.
+
+mod root;
 
 use std::time::{Duration, Instant};
 
 use cozy_chess::{Board, Move, Piece};
 use plugboard_plugin_api::{
-    Bound, EVAL_FAILED, EVAL_FAILURE_PREFIX, InfoKind, NO_DEADLINE, Reporter, Score, SearchControl, SearchInfo,
-    SearchOutcome, SearchRequest,
-    abi_stable::std_types::{ROption, RSlice},
+    Bound, EVAL_FAILED, Reporter, Score, SearchControl, SearchOutcome, SearchRequest, abi_stable::std_types::ROption,
 };
 
 use crate::{
@@ -102,13 +103,6 @@ fn root_moves(root: &Board, request: &SearchRequest<'_>) -> Result<Vec<Move>, St
     Ok(if allowed.is_empty() { legal } else { allowed })
 }
 
-/// What a finished (or cut short) iteration leaves behind.
-#[derive(Clone, Default)]
-struct Line {
-    score: i32,
-    moves: Vec<Move>,
-}
-
 struct Searcher<'a, E> {
     eval: E,
     notify: bool,
@@ -197,143 +191,6 @@ impl<'a, E: Evaluation> Searcher<'a, E> {
 
     fn elapsed_ms(&self) -> u64 {
         self.start.elapsed().saturating_sub(self.paused).as_millis() as u64
-    }
-
-    /// Iterative deepening: each depth seeds the next with its move order and TT.
-    fn iterate(&mut self, root: &Board, mut root_moves: Vec<Move>) -> Result<SearchOutcome, String> {
-        self.hashes.push(root.hash());
-        let root_position = board_to_position(root);
-        order_root_moves(root, &mut root_moves, self.tt.probe(root.hash(), 0).and_then(|e| e.mv), &self.heuristics);
-
-        let mut best: Option<Line> = None;
-        let mut previous_score = 0;
-        for depth in 1..=self.max_depth {
-            self.seldepth = 0;
-            self.iteration_best = None;
-            if self.notify {
-                self.eval.reset(&root_position);
-            }
-            let (score, bound) = self.aspiration(root, &mut root_moves, depth, previous_score);
-            if self.eval_failed {
-                return Err(format!("{EVAL_FAILURE_PREFIX}: the evaluation panicked"));
-            }
-            if self.stopped {
-                // A root move searched to the end in the unfinished iteration beats the old line.
-                if let Some((mv, score)) = self.iteration_best {
-                    let ponder = best
-                        .as_ref()
-                        .filter(|line| line.moves.first() == Some(&mv))
-                        .and_then(|line| line.moves.get(1).copied());
-                    best = Some(Line { score, moves: std::iter::once(mv).chain(ponder).collect() });
-                }
-                break;
-            }
-            let line = Line { score, moves: self.root_pv(root) };
-            self.report_line(depth, &line, bound, root_moves.len());
-            previous_score = score;
-            best = Some(line);
-
-            if !self.control.is_infinite() {
-                let elapsed = self.elapsed_ms();
-                // Another iteration takes longer than all the previous ones together.
-                if elapsed > self.control.soft_deadline_ms() / 2 {
-                    break;
-                }
-                // A forced move needs no thought in a timed game; a depth request still gets its depth.
-                if root_moves.len() == 1 && self.control.soft_deadline_ms() != NO_DEADLINE {
-                    break;
-                }
-                let mate_plies = MATE - score.abs();
-                if score.abs() >= MATE_BOUND && depth > mate_plies + 2 {
-                    break;
-                }
-            }
-        }
-
-        let line = best.filter(|line| !line.moves.is_empty());
-        let (best, ponder) = match line {
-            Some(line) => (line.moves[0], line.moves.get(1).copied()),
-            // Stopped before any root move was finished: hash move if legal, else the first.
-            None => {
-                let hash_move = self.tt.probe(root.hash(), 0).and_then(|e| e.mv).filter(|mv| root_moves.contains(mv));
-                (hash_move.unwrap_or(root_moves[0]), None)
-            }
-        };
-        Ok(SearchOutcome { best: ROption::RSome(move_from_cozy(best)), ponder: ponder.map(move_from_cozy).into() })
-    }
-
-    /// Searches the root with a narrow window around the last score, widening on failure.
-    fn aspiration(&mut self, root: &Board, root_moves: &mut [Move], depth: i32, previous: i32) -> (i32, Bound) {
-        let mut delta = ASPIRATION_WINDOW;
-        let (mut alpha, mut beta) = if depth >= 5 && previous.abs() < MATE_BOUND {
-            (previous - delta, previous + delta)
-        } else {
-            (-INFINITY, INFINITY)
-        };
-        loop {
-            let score = self.search_root(root, root_moves, depth, alpha, beta);
-            if self.stopped {
-                return (score, Bound::Exact);
-            }
-            if score <= alpha {
-                alpha = (score - delta).max(-INFINITY);
-            } else if score >= beta {
-                beta = (score + delta).min(INFINITY);
-            } else {
-                return (score, Bound::Exact);
-            }
-            delta *= 2;
-        }
-    }
-
-    fn search_root(&mut self, root: &Board, root_moves: &mut [Move], depth: i32, mut alpha: i32, beta: i32) -> i32 {
-        self.pv_len[0] = 0;
-        let in_check = !root.checkers().is_empty();
-        let depth = depth + i32::from(in_check);
-        let mut best_score = -INFINITY;
-        let mut best_index = 0;
-        let original_alpha = alpha;
-        for index in 0..root_moves.len() {
-            let mv = root_moves[index];
-            self.report_progress(mv, index, root_moves.len(), depth);
-            let mut child = root.clone();
-            child.play_unchecked(mv);
-            self.make(mv, &child);
-            let score = if index == 0 {
-                -self.negamax(&child, depth - 1, -beta, -alpha, 1, true)
-            } else {
-                let mut score = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, 1, true);
-                if score > alpha && score < beta && !self.stopped {
-                    score = -self.negamax(&child, depth - 1, -beta, -alpha, 1, true);
-                }
-                score
-            };
-            self.unmake();
-            if self.stopped {
-                break;
-            }
-            if score > best_score {
-                best_score = score;
-                best_index = index;
-                if score > alpha {
-                    alpha = score;
-                    self.update_pv(0, mv);
-                    self.iteration_best = Some((mv, score));
-                    if score >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        if self.stopped {
-            return best_score;
-        }
-        // The next iteration starts with this one's best; the rest keep their order.
-        root_moves[..=best_index].rotate_right(1);
-        let bound = bound_of(best_score, original_alpha, beta);
-        let best_move = (bound != Bound::Upper).then_some(root_moves[0]);
-        self.tt.store(root.hash(), best_move, best_score, depth, bound, 0);
-        best_score
     }
 
     fn negamax(
@@ -651,72 +508,6 @@ impl<'a, E: Evaluation> Searcher<'a, E> {
         line[1..=child_len].copy_from_slice(&children[0][..child_len]);
         self.pv_len[ply] = child_len + 1;
     }
-
-    /// The root principal variation, cut at the first move that is not legal
-    /// (it cannot happen, but a report must never carry an illegal move).
-    fn root_pv(&self, root: &Board) -> Vec<Move> {
-        let mut board = root.clone();
-        let mut line = Vec::with_capacity(self.pv_len[0]);
-        for &mv in &self.pv[0][..self.pv_len[0]] {
-            if board.try_play(mv).is_err() {
-                break;
-            }
-            line.push(mv);
-        }
-        line
-    }
-
-    fn report_line(&self, depth: i32, line: &Line, bound: Bound, root_move_count: usize) {
-        let pv: Vec<plugboard_plugin_api::Move> = line.moves.iter().map(|&mv| move_from_cozy(mv)).collect();
-        let mut score = to_score(line.score);
-        score.bound = bound;
-        self.reporter.report(&SearchInfo {
-            kind: InfoKind::Line,
-            depth: depth as u32,
-            seldepth: self.seldepth as u32,
-            score,
-            nodes: self.nodes,
-            time_ms: self.elapsed_ms(),
-            tbhits: 0,
-            pv: RSlice::from_slice(&pv),
-            current_move: ROption::RNone,
-            current_move_number: 0,
-            root_move_count: root_move_count as u32,
-            multipv: 1,
-        });
-    }
-
-    /// Tells the GUI which root move is being searched, at most every half second.
-    fn report_progress(&mut self, mv: Move, index: usize, count: usize, depth: i32) {
-        let now = self.elapsed_ms();
-        if now < self.last_progress_ms + PROGRESS_INTERVAL_MS {
-            return;
-        }
-        self.last_progress_ms = now;
-        self.reporter.report(&SearchInfo {
-            kind: InfoKind::Progress,
-            depth: depth.max(0) as u32,
-            seldepth: self.seldepth as u32,
-            score: Score::centipawns(0),
-            nodes: self.nodes,
-            time_ms: now,
-            tbhits: 0,
-            pv: RSlice::from_slice(&[]),
-            current_move: ROption::RSome(move_from_cozy(mv)),
-            current_move_number: index as u32 + 1,
-            root_move_count: count as u32,
-            multipv: 1,
-        });
-    }
-}
-
-/// Orders the root moves for the first iteration the way inner nodes are ordered.
-fn order_root_moves(root: &Board, root_moves: &mut [Move], hash_move: Option<Move>, heuristics: &Heuristics) {
-    let mut scored = Vec::new();
-    ordering::generate(root, false, hash_move, [None; 2], heuristics, &mut scored);
-    let score_of = |mv: &Move| scored.iter().find(|s| s.mv == *mv).map_or(i32::MIN, |s| s.score);
-    // Stable, so equal scores keep move-generator order and the search stays deterministic.
-    root_moves.sort_by_key(|mv| std::cmp::Reverse(score_of(mv)));
 }
 
 /// Whether the side to move has anything besides pawns and king.

@@ -16,7 +16,7 @@ mod tt;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use plugboard_plugin_api::{
-    EVAL_FAILURE_PREFIX, EvaluatorSource, OptionSpec, PluginInfo, Reporter, SearchOutcome, SearchPlugin, SearchRequest,
+    EvaluatorSource, OptionSpec, PluginInfo, Reporter, SearchOutcome, SearchPlugin, SearchRequest,
 };
 
 pub use convert::{board_from_fen, board_to_position, move_from_cozy, move_to_cozy, position_to_board};
@@ -69,30 +69,34 @@ impl SearchPlugin for AlphaBeta {
         eval: EvaluatorSource,
         reporter: Reporter<'_>,
     ) -> Result<SearchOutcome, String> {
-        // The prefix tells the host to blame the evaluation plugin, not this one.
-        let evaluator =
-            eval.create().map_err(|error| format!("{EVAL_FAILURE_PREFIX}: cannot create an evaluator: {error}"))?;
-        search_with(request, evaluator, reporter, AlphaBeta::options())
+        search_with(request, || eval.create(), reporter, AlphaBeta::options())
     }
 }
 
 /// Searches with any [`Evaluation`]: an [`plugboard_plugin_api::Evaluator`]
 /// from a plugin, or [`Direct`] around a Rust evaluator linked in statically.
+/// `new_eval` makes one evaluation for each of the `request.threads` threads,
+/// on the thread that uses it; if it fails for the first, the search fails
+/// with an error starting [`plugboard_plugin_api::EVAL_FAILURE_PREFIX`].
 /// Uses the plugin's current options.
-pub fn search<E: Evaluation>(
-    request: &SearchRequest<'_>,
-    eval: E,
-    reporter: Reporter<'_>,
-) -> Result<SearchOutcome, String> {
-    search_with(request, eval, reporter, AlphaBeta::options())
+pub fn search<E, F>(request: &SearchRequest<'_>, new_eval: F, reporter: Reporter<'_>) -> Result<SearchOutcome, String>
+where
+    E: Evaluation,
+    F: Fn() -> Result<E, String> + Sync,
+{
+    search_with(request, new_eval, reporter, AlphaBeta::options())
 }
 
 /// As [`search`], with explicit options.
-pub fn search_with<E: Evaluation>(
+pub fn search_with<E, F>(
     request: &SearchRequest<'_>,
-    eval: E,
+    new_eval: F,
     reporter: Reporter<'_>,
     options: SearchOptions,
-) -> Result<SearchOutcome, String> {
-    search::run(request, eval, reporter, options)
+) -> Result<SearchOutcome, String>
+where
+    E: Evaluation,
+    F: Fn() -> Result<E, String> + Sync,
+{
+    search::run(request, new_eval, reporter, options)
 }

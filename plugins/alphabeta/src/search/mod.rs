@@ -2,15 +2,18 @@
 //!
 //! One [`Searcher`] runs one search on one thread. It is generic over the
 //! [`Evaluation`] so plugin and statically linked evaluations share this code.
-//! This file holds the search below the root; [`root`] deepens and reports.
+//! This file holds the search below the root; [`root`] deepens and reports,
+//! and [`threads`] runs several searchers at once (lazy SMP).
 
 mod root;
+mod threads;
 
 use std::time::{Duration, Instant};
 
 use cozy_chess::{Board, Move, Piece};
 use plugboard_plugin_api::{
-    Bound, EVAL_FAILED, Reporter, Score, SearchControl, SearchOutcome, SearchRequest, abi_stable::std_types::ROption,
+    Bound, EVAL_FAILED, EVAL_FAILURE_PREFIX, Reporter, Score, SearchControl, SearchOutcome, SearchRequest,
+    abi_stable::std_types::ROption,
 };
 
 use crate::{
@@ -19,6 +22,7 @@ use crate::{
     ordering::{self, Heuristics, ScoredMove},
     tt::{TranspositionTable, with_shared_table},
 };
+use threads::{NODE_BATCH, Team};
 
 /// Deepest ply the search reaches, quiescence included; also the depth cap.
 pub const MAX_PLY: usize = 128;
@@ -32,6 +36,8 @@ const DRAW: i32 = 0;
 const CHECK_EVERY: u64 = 1024;
 const PROGRESS_INTERVAL_MS: u64 = 100;
 const ASPIRATION_WINDOW: i32 = 30;
+/// The most threads one search runs, whatever the host asks for.
+const MAX_THREADS: u32 = 256;
 
 /// Settings a user can change between searches.
 #[derive(Clone, Copy, Debug)]
@@ -46,24 +52,54 @@ impl Default for SearchOptions {
 }
 
 /// Runs one search: sets up the root and the repetition history, borrows the
-/// shared transposition table, and deepens until a limit says stop.
-pub fn run<E: Evaluation>(
+/// shared transposition table, and deepens until a limit says stop, on
+/// `request.threads` threads. `new_eval` makes each thread's evaluation; the
+/// calling thread's first, where a failure ends the search before it starts.
+pub fn run<E, F>(
     request: &SearchRequest<'_>,
-    eval: E,
+    new_eval: F,
     reporter: Reporter<'_>,
     options: SearchOptions,
-) -> Result<SearchOutcome, String> {
+) -> Result<SearchOutcome, String>
+where
+    E: Evaluation,
+    F: Fn() -> Result<E, String> + Sync,
+{
     let start = Instant::now();
+    // The prefix tells the host to blame the evaluation plugin, not this one.
+    let eval = new_eval().map_err(|error| format!("{EVAL_FAILURE_PREFIX}: cannot create an evaluator: {error}"))?;
     let root = position_to_board(&request.root)?;
     let history = game_history(request, &root);
     let root_moves = root_moves(&root, request)?;
     if root_moves.is_empty() {
         return Ok(SearchOutcome { best: ROption::RNone, ponder: ROption::RNone });
     }
+    let preset_scores = request
+        .preset_scores
+        .iter()
+        .filter_map(|preset| Some((position_to_board(&preset.position).ok()?.hash(), preset.centipawns)))
+        .collect();
     with_shared_table(request.hash_mb, request.clear_hash, |tt| {
-        let mut searcher = Searcher::new(request, eval, reporter, options, tt, start, history);
-        searcher.iterate(&root, root_moves)
+        let setup = Setup { request, options, tt, start, root, root_moves, history, preset_scores };
+        match request.threads.min(MAX_THREADS) {
+            0 | 1 => Searcher::new(&setup, eval, Some(reporter), None).iterate(&setup.root, setup.root_moves.clone()),
+            threads => threads::search(&setup, eval, &new_eval, reporter, threads),
+        }
     })
+}
+
+/// What every thread of one search starts from.
+struct Setup<'a> {
+    request: &'a SearchRequest<'a>,
+    options: SearchOptions,
+    tt: &'a TranspositionTable,
+    start: Instant,
+    root: Board,
+    root_moves: Vec<Move>,
+    /// Hashes of the game's positions before the root.
+    history: Vec<u64>,
+    /// Hashes of the positions scored by `setscore`, with their scores.
+    preset_scores: Vec<(u64, i32)>,
 }
 
 /// The hashes of the game's positions before the root, oldest first, for
@@ -108,7 +144,10 @@ struct Searcher<'a, E> {
     notify: bool,
     options: SearchOptions,
     control: &'a SearchControl,
-    reporter: Reporter<'a>,
+    /// Only the main thread reports; helpers have none.
+    reporter: Option<Reporter<'a>>,
+    /// What the threads of a parallel search share; `None` when this is the only thread.
+    team: Option<&'a Team>,
     tt: &'a TranspositionTable,
     heuristics: Heuristics,
     start: Instant,
@@ -132,6 +171,11 @@ struct Searcher<'a, E> {
     last_progress_ms: u64,
     /// The best root move of the iteration in progress, once one is fully searched.
     iteration_best: Option<(Move, i32)>,
+    /// How many principal variations each iteration finds (multi-PV).
+    multipv: usize,
+    /// The principal variation being searched, from 0; it leaves out the root
+    /// moves of the ones before it.
+    line_index: usize,
     /// Hashes of the positions scored by `setscore`, with their scores.
     preset_scores: Vec<(u64, i32)>,
     /// Centipawns of evaluation noise (CECP `random`), and its seed.
@@ -140,15 +184,8 @@ struct Searcher<'a, E> {
 }
 
 impl<'a, E: Evaluation> Searcher<'a, E> {
-    fn new(
-        request: &SearchRequest<'a>,
-        eval: E,
-        reporter: Reporter<'a>,
-        options: SearchOptions,
-        tt: &'a TranspositionTable,
-        start: Instant,
-        hashes: Vec<u64>,
-    ) -> Searcher<'a, E> {
+    fn new(setup: &Setup<'a>, eval: E, reporter: Option<Reporter<'a>>, team: Option<&'a Team>) -> Searcher<'a, E> {
+        let request = setup.request;
         let max_depth = match request.depth {
             0 => MAX_PLY as i32 - 1,
             depth => depth.min(MAX_PLY as u32 - 1) as i32,
@@ -157,12 +194,13 @@ impl<'a, E: Evaluation> Searcher<'a, E> {
         Searcher {
             notify: eval.wants_notifications(),
             eval,
-            options,
+            options: setup.options,
             control: request.control,
             reporter,
-            tt,
+            team,
+            tt: setup.tt,
             heuristics: Heuristics::default(),
-            start,
+            start: setup.start,
             paused: Duration::ZERO,
             max_depth,
             node_limit: request.nodes,
@@ -170,27 +208,33 @@ impl<'a, E: Evaluation> Searcher<'a, E> {
             seldepth: 0,
             stopped: false,
             eval_failed: false,
-            root_index: hashes.len(),
+            root_index: setup.history.len(),
             null_barrier: 0,
-            hashes,
+            hashes: setup.history.clone(),
             pv: vec![[filler; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
             move_lists: (0..=MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
             quiet_lists: (0..=MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
             last_progress_ms: 0,
             iteration_best: None,
+            multipv: 1,
+            line_index: 0,
             noise: request.eval_noise.min(100),
             noise_seed: request.noise_seed,
-            preset_scores: request
-                .preset_scores
-                .iter()
-                .filter_map(|preset| Some((position_to_board(&preset.position).ok()?.hash(), preset.centipawns)))
-                .collect(),
+            preset_scores: setup.preset_scores.clone(),
         }
     }
 
     fn elapsed_ms(&self) -> u64 {
         self.start.elapsed().saturating_sub(self.paused).as_millis() as u64
+    }
+
+    /// Nodes searched so far by every thread of the search, as far as this one knows.
+    fn total_nodes(&self) -> u64 {
+        match self.team {
+            None => self.nodes,
+            Some(team) => team.nodes() + self.nodes % NODE_BATCH,
+        }
     }
 
     fn negamax(
@@ -408,7 +452,8 @@ impl<'a, E: Evaluation> Searcher<'a, E> {
     }
 
     /// Counts a node and decides whether to stop; the clock and the stop flag
-    /// are read every `CHECK_EVERY` nodes, which keeps the reaction well under 1 ms.
+    /// are read every `CHECK_EVERY` nodes, which keeps the reaction well under 1 ms,
+    /// and in a parallel search the team's count and stop every `NODE_BATCH`.
     #[inline]
     fn tick(&mut self, ply: usize) -> bool {
         self.nodes += 1;
@@ -416,7 +461,12 @@ impl<'a, E: Evaluation> Searcher<'a, E> {
         if self.stopped {
             return true;
         }
-        if self.node_limit != 0 && self.nodes >= self.node_limit {
+        let stop = match self.team {
+            None => self.node_limit != 0 && self.nodes >= self.node_limit,
+            // A shared counter touched at every node would cost more than it is worth.
+            Some(team) => self.nodes.is_multiple_of(NODE_BATCH) && team.count(NODE_BATCH),
+        };
+        if stop {
             self.stopped = true;
         } else if self.nodes.is_multiple_of(CHECK_EVERY) {
             let control = self.control;

@@ -217,7 +217,7 @@ impl<'a, E: Evaluation> Searcher<'a, E> {
             quiet_lists: (0..=MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
             last_progress_ms: 0,
             iteration_best: None,
-            multipv: 1,
+            multipv: request.multipv.max(1) as usize,
             line_index: 0,
             noise: request.eval_noise.min(100),
             noise_seed: request.noise_seed,

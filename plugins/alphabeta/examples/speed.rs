@@ -9,7 +9,12 @@ use plugboard_plugin_api::{
     Evaluator, InfoKind, NO_DEADLINE, Reporter, SearchControl, SearchInfo, SearchRequest, abi_stable::std_types::RSlice,
 };
 
-fn measure<E: Evaluation>(label: &str, fen: &str, depth: u32, eval: E) -> Result<(), String> {
+fn measure<E: Evaluation>(
+    label: &str,
+    fen: &str,
+    depth: u32,
+    new_eval: impl Fn() -> Result<E, String> + Sync,
+) -> Result<(), String> {
     let root = board_to_position(&board_from_fen(fen)?);
     let control = SearchControl::new(NO_DEADLINE, NO_DEADLINE, false);
     let request = SearchRequest {
@@ -37,7 +42,7 @@ fn measure<E: Evaluation>(label: &str, fen: &str, depth: u32, eval: E) -> Result
         }
     };
     let started = Instant::now();
-    let outcome = search(&request, eval, Reporter::new(&record))?;
+    let outcome = search(&request, new_eval, Reporter::new(&record))?;
     let seconds = started.elapsed().as_secs_f64();
     let nodes = nodes.into_inner().unwrap_or(0);
     println!(
@@ -52,6 +57,6 @@ fn main() -> Result<(), String> {
     let mut args = std::env::args().skip(1);
     let depth = args.next().map_or(Ok(9), |d| d.parse().map_err(|_| format!("not a depth: {d}")))?;
     let fen = args.next().unwrap_or_else(|| "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1".into());
-    measure("direct", &fen, depth, Direct(PestoEvaluator::with_tempo(10)))?;
-    measure("plugin", &fen, depth, Evaluator::from_rust(PestoEvaluator::with_tempo(10)))
+    measure("direct", &fen, depth, || Ok(Direct(PestoEvaluator::with_tempo(10))))?;
+    measure("plugin", &fen, depth, || Ok(Evaluator::from_rust(PestoEvaluator::with_tempo(10))))
 }

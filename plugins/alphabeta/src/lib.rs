@@ -73,36 +73,41 @@ impl SearchPlugin for AlphaBeta {
         eval: EvaluatorSource,
         reporter: Reporter<'_>,
     ) -> Result<SearchOutcome, String> {
-        // The prefix tells the host to blame the evaluation plugin, not this one.
-        let evaluator =
-            eval.create().map_err(|error| format!("{EVAL_FAILURE_PREFIX}: cannot create an evaluator: {error}"))?;
-        search_with(request, evaluator, reporter, AlphaBeta::options())
+        search_with(request, || eval.create(), reporter, AlphaBeta::options())
     }
 }
 
 /// Searches with any [`Evaluation`]: an [`plugboard_plugin_api::Evaluator`]
 /// from a plugin, or [`Direct`] around a Rust evaluator linked in statically.
+/// `new_eval` makes one evaluation for each of the `request.threads` threads,
+/// on the thread that uses it; if it fails for the first, the search fails
+/// with an error starting [`plugboard_plugin_api::EVAL_FAILURE_PREFIX`].
 /// Uses the plugin's current options.
-pub fn search<E: Evaluation>(
-    request: &SearchRequest<'_>,
-    eval: E,
-    reporter: Reporter<'_>,
-) -> Result<SearchOutcome, String> {
-    search_with(request, eval, reporter, AlphaBeta::options())
+pub fn search<E, F>(request: &SearchRequest<'_>, new_eval: F, reporter: Reporter<'_>) -> Result<SearchOutcome, String>
+where
+    E: Evaluation,
+    F: Fn() -> Result<E, String> + Sync,
+{
+    search_with(request, new_eval, reporter, AlphaBeta::options())
 }
 
 /// As [`search`], with explicit options.
-pub fn search_with<E: Evaluation>(
+pub fn search_with<E, F>(
     request: &SearchRequest<'_>,
-    eval: E,
+    new_eval: F,
     reporter: Reporter<'_>,
     options: SearchOptions,
-) -> Result<SearchOutcome, String> {
+) -> Result<SearchOutcome, String>
+where
+    E: Evaluation,
+    F: Fn() -> Result<E, String> + Sync,
+{
     if request.root.variant == Variant::CHESS {
-        search::run(request, eval, reporter, options)
-    } else {
-        variant::run(request, eval, reporter)
+        return search::run(request, new_eval, reporter, options);
     }
+    // The variant search runs on one thread, with one evaluation.
+    let eval = new_eval().map_err(|error| format!("{EVAL_FAILURE_PREFIX}: cannot create an evaluator: {error}"))?;
+    variant::run(request, eval, reporter)
 }
 
 /// Every variant this search plays, as CECP names: orthodox chess and Chess960

@@ -1,6 +1,15 @@
 //! The transposition table, and the one that lives on between searches.
+//!
+//! Every thread of a search shares one table without a lock. Each slot is two
+//! atomic words, the packed entry and the position's key XOR that entry, so a
+//! slot half overwritten by another thread fails the key check (bar a 2^-64
+//! chance) and reads as a miss instead of handing out one position's score for
+//! another.
 
-use std::sync::{Mutex, TryLockError};
+use std::sync::{
+    Mutex, TryLockError,
+    atomic::{AtomicU64, Ordering},
+};
 
 use cozy_chess::{Move, Piece, Square};
 use plugboard_plugin_api::Bound;
@@ -8,14 +17,40 @@ use plugboard_plugin_api::Bound;
 use crate::search::{MATE_BOUND, MAX_PLY};
 
 /// One stored search result; 16 bytes, so four to a cache line.
-#[derive(Clone, Copy, Default)]
+#[derive(Default)]
 struct Slot {
-    key: u64,
+    /// The position's key XOR `data`.
+    check: AtomicU64,
+    /// A [`Packed`] entry.
+    data: AtomicU64,
+}
+
+/// A slot's contents, unpacked from its 64-bit `data` word.
+#[derive(Clone, Copy)]
+struct Packed {
     mv: u16,
     score: i16,
     depth: u8,
-    /// Bound in the low two bits, search generation above.
+    /// Bound in the low two bits, search generation above; 0 is an empty slot.
     flags: u8,
+}
+
+impl Packed {
+    fn from_bits(bits: u64) -> Packed {
+        Packed {
+            mv: bits as u16,
+            score: (bits >> 16) as u16 as i16,
+            depth: (bits >> 32) as u8,
+            flags: (bits >> 40) as u8,
+        }
+    }
+
+    fn to_bits(self) -> u64 {
+        u64::from(self.mv)
+            | (u64::from(self.score as u16) << 16)
+            | (u64::from(self.depth) << 32)
+            | (u64::from(self.flags) << 40)
+    }
 }
 
 /// `len` empty slots in memory the system hands out already zeroed (and, for
@@ -25,9 +60,10 @@ fn zeroed_slots(len: usize) -> Option<Vec<Slot>> {
     if layout.size() == 0 {
         return Some(Vec::new());
     }
-    // SAFETY: the layout is non-zero-sized. A Slot is plain integers, and all zero
-    // bits is exactly `Slot::default()`, so the zeroed memory holds `len` valid
-    // slots; Vec takes ownership of an allocation made with the same layout.
+    // SAFETY: the layout is non-zero-sized. A Slot is two AtomicU64, which have
+    // the layout of u64 and for which all zero bits is a valid value, exactly
+    // `Slot::default()`; so the zeroed memory holds `len` valid slots. Vec takes
+    // ownership of an allocation made with the same layout.
     unsafe {
         let memory = std::alloc::alloc_zeroed(layout).cast::<Slot>();
         (!memory.is_null()).then(|| Vec::from_raw_parts(memory, len, len))
@@ -63,7 +99,8 @@ impl TranspositionTable {
             }
             if attempt_mb == 0 {
                 // Not even the smallest table: nothing left to do but what Vec does.
-                return TranspositionTable { slots: vec![Slot::default(); len], size_mb, generation: 0 };
+                let slots = std::iter::repeat_with(Slot::default).take(len).collect();
+                return TranspositionTable { slots, size_mb, generation: 0 };
             }
             attempt_mb /= 2;
         }
@@ -78,7 +115,7 @@ impl TranspositionTable {
     pub fn clear(&mut self) {
         match zeroed_slots(self.slots.len()) {
             Some(slots) => self.slots = slots,
-            None => self.slots.fill(Slot::default()),
+            None => self.slots.iter_mut().for_each(|slot| *slot = Slot::default()),
         }
         self.generation = 0;
     }
@@ -94,9 +131,19 @@ impl TranspositionTable {
         ((u128::from(key) * self.slots.len() as u128) >> 64) as usize
     }
 
+    /// What slot `index` holds, and whether it is `key`'s.
+    #[inline]
+    fn read(&self, index: usize, key: u64) -> (Packed, bool) {
+        let slot = &self.slots[index];
+        // Relaxed is enough: the XOR check, not the memory order, tells a torn slot.
+        let data = slot.data.load(Ordering::Relaxed);
+        let check = slot.check.load(Ordering::Relaxed);
+        (Packed::from_bits(data), check ^ data == key)
+    }
+
     pub fn probe(&self, key: u64, ply: usize) -> Option<TtEntry> {
-        let slot = self.slots[self.index(key)];
-        if slot.key != key || slot.flags & 3 == 0 {
+        let (slot, same) = self.read(self.index(key), key);
+        if !same || slot.flags & 3 == 0 {
             return None;
         }
         let bound = match slot.flags & 3 {
@@ -112,19 +159,18 @@ impl TranspositionTable {
         })
     }
 
-    pub fn store(&mut self, key: u64, mv: Option<Move>, score: i32, depth: i32, bound: Bound, ply: usize) {
+    pub fn store(&self, key: u64, mv: Option<Move>, score: i32, depth: i32, bound: Bound, ply: usize) {
         let index = self.index(key);
-        let slot = &mut self.slots[index];
+        let (old, same) = self.read(index, key);
         let depth = depth.clamp(0, 255) as u8;
-        let same = slot.key == key;
-        let stale = slot.flags >> 2 != self.generation;
+        let stale = old.flags >> 2 != self.generation;
         // Keep a deeper result for the same position unless the new one is exact.
-        if same && !stale && bound != Bound::Exact && u16::from(depth) + 3 < u16::from(slot.depth) {
+        if same && !stale && bound != Bound::Exact && u16::from(depth) + 3 < u16::from(old.depth) {
             return;
         }
         let packed = match mv {
             Some(mv) => pack_move(mv),
-            None if same => slot.mv,
+            None if same => old.mv,
             None => 0,
         };
         let bound_bits = match bound {
@@ -132,13 +178,18 @@ impl TranspositionTable {
             Bound::Lower => 2,
             Bound::Upper => 3,
         };
-        *slot = Slot {
-            key,
+        let data = Packed {
             mv: packed,
             score: score_to_tt(score, ply) as i16,
             depth,
             flags: bound_bits | (self.generation << 2),
-        };
+        }
+        .to_bits();
+        // Another thread may write the same slot between these two stores; the
+        // mixed result fails the key check on every later read.
+        let slot = &self.slots[index];
+        slot.check.store(key ^ data, Ordering::Relaxed);
+        slot.data.store(data, Ordering::Relaxed);
     }
 }
 
@@ -190,17 +241,18 @@ static SHARED: Mutex<Option<TranspositionTable>> = Mutex::new(None);
 
 /// Runs `f` with the shared table, resized to `size_mb` if that changed and
 /// cleared if asked. If another search already holds it (two engines in one
-/// process, parallel tests) `f` gets a private table instead of waiting.
-pub fn with_shared_table<R>(size_mb: u32, clear: bool, f: impl FnOnce(&mut TranspositionTable) -> R) -> R {
+/// process, parallel tests) `f` gets a private table instead of waiting. The
+/// threads of one search share what `f` gets: it needs no lock.
+pub fn with_shared_table<R>(size_mb: u32, clear: bool, f: impl FnOnce(&TranspositionTable) -> R) -> R {
     let mut guard = match SHARED.try_lock() {
         Ok(guard) => guard,
         Err(TryLockError::Poisoned(poisoned)) => {
-            // A search panicked mid-store; the contents may be half-written, so start afresh.
+            // A search panicked while it held the table; start afresh rather than trust it.
             let mut guard = poisoned.into_inner();
             *guard = None;
             guard
         }
-        Err(TryLockError::WouldBlock) => return f(&mut TranspositionTable::new(size_mb)),
+        Err(TryLockError::WouldBlock) => return f(&TranspositionTable::new(size_mb)),
     };
     let table = match guard.take() {
         Some(mut table) if table.size_mb() == size_mb => {
@@ -226,7 +278,7 @@ mod tests {
 
     #[test]
     fn stores_and_finds() {
-        let mut tt = TranspositionTable::new(1);
+        let tt = TranspositionTable::new(1);
         let mv = Move { from: Square::E7, to: Square::E8, promotion: Some(Piece::Knight) };
         tt.store(42, Some(mv), 17, 5, Bound::Lower, 3);
         let entry = tt.probe(42, 3).unwrap();
@@ -237,10 +289,68 @@ mod tests {
 
     #[test]
     fn mate_scores_are_relative_to_the_node() {
-        let mut tt = TranspositionTable::new(1);
+        let tt = TranspositionTable::new(1);
         // Mate in 5 plies from the root, found at ply 2: 3 plies from the node.
         tt.store(7, None, MATE - 5, 9, Bound::Exact, 2);
         // Reached again at ply 4, it is 7 plies from the root.
         assert_eq!(tt.probe(7, 4).unwrap().score, MATE - 7);
+    }
+
+    /// Keys that all fall into the slot `slot` of a 1024-slot table.
+    fn colliding_key(slot: u64, variant: u64) -> u64 {
+        (slot << 54) | (variant * 0x1_0001)
+    }
+
+    #[test]
+    fn a_torn_slot_reads_as_a_miss() {
+        // Two threads storing into one slot at once can leave one store's check
+        // word beside the other's data word; neither position may see the result.
+        let tt = TranspositionTable::new(0);
+        let (a, b) = (colliding_key(3, 1), colliding_key(3, 2));
+        assert_eq!(tt.index(a), tt.index(b));
+        let slot = &tt.slots[tt.index(a)];
+        tt.store(a, None, 100, 4, Bound::Exact, 0);
+        let a_words = (slot.check.load(Ordering::Relaxed), slot.data.load(Ordering::Relaxed));
+        tt.store(b, None, -200, 7, Bound::Lower, 0);
+        assert_eq!(tt.probe(b, 0).map(|entry| entry.score), Some(-200));
+        let b_words = (slot.check.load(Ordering::Relaxed), slot.data.load(Ordering::Relaxed));
+        for (check, data) in [(a_words.0, b_words.1), (b_words.0, a_words.1)] {
+            slot.check.store(check, Ordering::Relaxed);
+            slot.data.store(data, Ordering::Relaxed);
+            assert!(tt.probe(a, 0).is_none() && tt.probe(b, 0).is_none());
+        }
+    }
+
+    #[test]
+    fn threads_racing_on_slots_never_mix_entries() {
+        // Each entry's score and depth are functions of its key. Two threads keep
+        // overwriting the same few slots and check every entry they find.
+        let tt = TranspositionTable::new(0);
+        assert_eq!(tt.slots.len(), 1024);
+        let score_of = |key: u64| (key % 2000) as i32 - 1000;
+        let depth_of = |key: u64| (key % 200) as i32;
+        let keys: Vec<u64> = (0..2).flat_map(|slot| (1..=8).map(move |variant| colliding_key(slot, variant))).collect();
+        let hits: usize = std::thread::scope(|scope| {
+            let workers: Vec<_> = (0..2)
+                .map(|thread| {
+                    let (tt, keys) = (&tt, &keys);
+                    scope.spawn(move || {
+                        let mut hits = 0;
+                        for round in 0..500_000 {
+                            let key = keys[(round * 7 + thread * 3) % keys.len()];
+                            tt.store(key, None, score_of(key), depth_of(key), Bound::Exact, 0);
+                            let key = keys[(round * 5 + thread) % keys.len()];
+                            if let Some(entry) = tt.probe(key, 0) {
+                                assert_eq!((entry.score, entry.depth), (score_of(key), depth_of(key)), "{key:#x}");
+                                hits += 1;
+                            }
+                        }
+                        hits
+                    })
+                })
+                .collect();
+            workers.into_iter().map(|worker| worker.join().unwrap()).sum()
+        });
+        assert!(hits > 0, "no thread ever found an entry");
     }
 }

@@ -1,102 +1,21 @@
 //! Behaviour of the search through its public API, with PeSTO linked directly.
 
 use std::{
-    sync::Mutex,
     thread,
     time::{Duration, Instant},
 };
 
 use cozy_chess::Board;
-use plugboard_alphabeta::{
-    AlphaBeta, Direct, Evaluation, board_from_fen, board_to_position, move_to_cozy, perft, search,
-};
+use plugboard_alphabeta::{AlphaBeta, Direct, Evaluation, board_from_fen, board_to_position, perft, search};
 use plugboard_eval_pesto::{Pesto, PestoEvaluator};
 use plugboard_plugin_api::{
-    EVAL_FAILED, EVAL_FAILURE_PREFIX, EvalPlugin, Evaluate, Evaluator, InfoKind, Move, NO_DEADLINE, Position, Reporter,
-    Score, ScoreKind, SearchControl, SearchOutcome, SearchPlugin, SearchRequest, abi_stable::std_types::RSlice,
+    EVAL_FAILED, EVAL_FAILURE_PREFIX, EvalPlugin, Evaluate, Evaluator, NO_DEADLINE, Position, Reporter, Score,
+    ScoreKind, SearchControl, SearchPlugin, SearchRequest, abi_stable::std_types::RSlice,
 };
 
-const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
-const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+mod common;
 
-/// The last line reported, with everything a test wants from the outcome.
-struct Result {
-    outcome: SearchOutcome,
-    score: Option<Score>,
-    depth: u32,
-    nodes: u64,
-}
-
-struct Setup<'a> {
-    fen: &'a str,
-    moves: &'a [Move],
-    root_moves: &'a [Move],
-    depth: u32,
-    nodes: u64,
-    noise: (u32, u64),
-}
-
-impl Default for Setup<'_> {
-    fn default() -> Self {
-        Setup { fen: START, moves: &[], root_moves: &[], depth: 0, nodes: 0, noise: (0, 0) }
-    }
-}
-
-fn run_with<E: Evaluation>(setup: Setup<'_>, control: &SearchControl, eval: E) -> std::result::Result<Result, String> {
-    let start = board_to_position(&board_from_fen(setup.fen)?);
-    let mut root_board = board_from_fen(setup.fen)?;
-    for &mv in setup.moves {
-        root_board.play(move_to_cozy(mv)?);
-    }
-    let request = SearchRequest {
-        game_start: start,
-        moves: RSlice::from_slice(setup.moves),
-        root: board_to_position(&root_board),
-        root_moves: RSlice::from_slice(setup.root_moves),
-        depth: setup.depth,
-        nodes: setup.nodes,
-        threads: 1,
-        hash_mb: 8,
-        multipv: 1,
-        clear_hash: true,
-        preset_scores: RSlice::from_slice(&[]),
-        eval_noise: setup.noise.0,
-        noise_seed: setup.noise.1,
-        control,
-    };
-    let last = Mutex::new(None);
-    let callback = |info: &plugboard_plugin_api::SearchInfo<'_>| {
-        if info.kind == InfoKind::Line {
-            assert!(!info.pv.is_empty(), "a line report without a pv");
-            *last.lock().unwrap() = Some((info.score, info.depth, info.nodes));
-        }
-    };
-    let outcome = search(&request, eval, Reporter::new(&callback))?;
-    let last = last.into_inner().unwrap();
-    Ok(Result { outcome, score: last.map(|l| l.0), depth: last.map_or(0, |l| l.1), nodes: last.map_or(0, |l| l.2) })
-}
-
-fn run(setup: Setup<'_>) -> Result {
-    let control = SearchControl::new(NO_DEADLINE, NO_DEADLINE, false);
-    run_with(setup, &control, Direct(PestoEvaluator::with_tempo(10))).expect("search failed")
-}
-
-fn mv(text: &str) -> Move {
-    let m: cozy_chess::Move = text.parse().unwrap();
-    plugboard_alphabeta::move_from_cozy(m)
-}
-
-fn assert_legal(fen: &str, outcome: &SearchOutcome) {
-    let board = board_from_fen(fen).unwrap();
-    let best = outcome.best.into_option().expect("no best move");
-    let best = move_to_cozy(best).unwrap();
-    assert!(board.is_legal(best), "illegal best move {best} in {fen}");
-    if let Some(ponder) = outcome.ponder.into_option() {
-        let mut after = board.clone();
-        after.play(best);
-        assert!(after.is_legal(move_to_cozy(ponder).unwrap()), "illegal ponder move in {fen}");
-    }
-}
+use common::{KIWIPETE, START, Setup, assert_legal, mv, pesto, run, run_with};
 
 #[test]
 fn perft_counts() {
@@ -222,8 +141,7 @@ fn stops_promptly_when_told() {
     let control = SearchControl::new(NO_DEADLINE, NO_DEADLINE, true);
     let (result, stop_delay) = thread::scope(|scope| {
         let handle = scope.spawn(|| {
-            let result =
-                run_with(Setup { fen: KIWIPETE, ..Setup::default() }, &control, Direct(PestoEvaluator::with_tempo(10)));
+            let result = run_with(Setup { fen: KIWIPETE, ..Setup::default() }, &control, pesto);
             (result, Instant::now())
         });
         thread::sleep(Duration::from_millis(300));
@@ -241,9 +159,7 @@ fn stops_promptly_when_told() {
 fn honours_the_hard_deadline() {
     let control = SearchControl::new(NO_DEADLINE, 100, false);
     let started = Instant::now();
-    let result =
-        run_with(Setup { fen: KIWIPETE, ..Setup::default() }, &control, Direct(PestoEvaluator::with_tempo(10)))
-            .unwrap();
+    let result = run_with(Setup { fen: KIWIPETE, ..Setup::default() }, &control, pesto).unwrap();
     assert!(started.elapsed() < Duration::from_millis(300), "took {:?}", started.elapsed());
     assert_legal(KIWIPETE, &result.outcome);
 }
@@ -253,7 +169,7 @@ fn single_legal_move_returns_at_once() {
     // White is in check with one way out.
     let fen = "k7/8/8/8/8/1p6/1R6/K6r w - - 0 1";
     let control = SearchControl::new(10_000, 20_000, false);
-    let result = run_with(Setup { fen, ..Setup::default() }, &control, Direct(PestoEvaluator::with_tempo(10))).unwrap();
+    let result = run_with(Setup { fen, ..Setup::default() }, &control, pesto).unwrap();
     assert_eq!(result.outcome.best.into_option(), Some(mv("b2b1")));
     assert_eq!(result.depth, 1);
 }
@@ -283,9 +199,8 @@ impl Evaluate for Faulty {
 fn a_panicking_evaluation_aborts_the_search() {
     let control = SearchControl::new(NO_DEADLINE, NO_DEADLINE, false);
     // Through the plugin boundary the panic becomes EVAL_FAILED.
-    let error = run_with(Setup { depth: 5, ..Setup::default() }, &control, Evaluator::from_rust(Faulty(500)))
-        .err()
-        .expect("the search should fail");
+    let error = run_with(Setup { depth: 5, ..Setup::default() }, &control, || Ok(Evaluator::from_rust(Faulty(500))))
+        .expect_err("the search should fail");
     assert!(error.starts_with(EVAL_FAILURE_PREFIX), "{error}");
 
     struct Fails;
@@ -294,7 +209,7 @@ fn a_panicking_evaluation_aborts_the_search() {
             EVAL_FAILED
         }
     }
-    assert!(run_with(Setup { depth: 3, ..Setup::default() }, &control, Fails).is_err());
+    assert!(run_with(Setup { depth: 3, ..Setup::default() }, &control, || Ok(Fails)).is_err());
 }
 
 #[test]
@@ -302,8 +217,8 @@ fn plugin_boundary_matches_direct_linking() {
     // Same evaluation through function pointers: same tree, same nodes.
     let control = SearchControl::new(NO_DEADLINE, NO_DEADLINE, false);
     let setup = || Setup { fen: KIWIPETE, depth: 5, ..Setup::default() };
-    let direct = run_with(setup(), &control, Direct(PestoEvaluator::with_tempo(10))).unwrap();
-    let ffi = run_with(setup(), &control, Evaluator::from_rust(PestoEvaluator::with_tempo(10))).unwrap();
+    let direct = run_with(setup(), &control, pesto).unwrap();
+    let ffi = run_with(setup(), &control, || Ok(Evaluator::from_rust(PestoEvaluator::with_tempo(10)))).unwrap();
     assert_eq!(direct.nodes, ffi.nodes);
     assert_eq!(direct.outcome, ffi.outcome);
 }
@@ -362,7 +277,7 @@ fn rejects_invalid_positions() {
         control: &control,
     };
     let callback = |_: &plugboard_plugin_api::SearchInfo<'_>| {};
-    let error = search(&request, Direct(PestoEvaluator::with_tempo(0)), Reporter::new(&callback)).unwrap_err();
+    let error = search(&request, || Ok(Direct(PestoEvaluator::with_tempo(0))), Reporter::new(&callback)).unwrap_err();
     assert!(error.contains("invalid position"), "{error}");
 }
 

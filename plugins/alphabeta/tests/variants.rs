@@ -50,7 +50,7 @@ fn best(variant: Variant, fen: &str, depth: u32) -> (SearchOutcome, Option<Score
             *last.lock().unwrap() = Some(info.score);
         }
     };
-    let outcome = search(&request, Direct(PestoEvaluator::default()), Reporter::new(&callback)).unwrap();
+    let outcome = search(&request, || Ok(Direct(PestoEvaluator::default())), Reporter::new(&callback)).unwrap();
     let chosen = outcome.best.into_option().expect("a move");
     let m = from_plugin_move(&root, chosen).expect("the best move is legal");
     (outcome, last.into_inner().unwrap(), UciMove::from_move(m, CastlingMode::Chess960).to_string())
@@ -158,7 +158,7 @@ fn drops_in_the_history_are_replayed() {
         control: &control,
     };
     let callback = |_: &plugboard_plugin_api::SearchInfo<'_>| {};
-    let outcome = search(&request, Direct(PestoEvaluator::default()), Reporter::new(&callback)).unwrap();
+    let outcome = search(&request, || Ok(Direct(PestoEvaluator::default())), Reporter::new(&callback)).unwrap();
     let best = outcome.best.into_option().unwrap();
     assert!(from_plugin_move(&walk, best).is_some(), "{best:?}");
 }

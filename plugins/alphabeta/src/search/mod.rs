@@ -2,14 +2,18 @@
 //!
 //! One [`Searcher`] runs one search on one thread. It is generic over the
 //! [`Evaluation`] so plugin and statically linked evaluations share this code.
+//! This file holds the search below the root; [`root`] deepens and reports,
+//! and [`threads`] runs several searchers at once (lazy SMP).
+
+mod root;
+mod threads;
 
 use std::time::{Duration, Instant};
 
 use cozy_chess::{Board, Move, Piece};
 use plugboard_plugin_api::{
-    Bound, EVAL_FAILED, EVAL_FAILURE_PREFIX, InfoKind, NO_DEADLINE, Reporter, Score, SearchControl, SearchInfo,
-    SearchOutcome, SearchRequest,
-    abi_stable::std_types::{ROption, RSlice},
+    Bound, EVAL_FAILED, EVAL_FAILURE_PREFIX, Reporter, Score, SearchControl, SearchOutcome, SearchRequest,
+    abi_stable::std_types::ROption,
 };
 
 use crate::{
@@ -18,6 +22,7 @@ use crate::{
     ordering::{self, Heuristics, ScoredMove},
     tt::{TranspositionTable, with_shared_table},
 };
+use threads::{NODE_BATCH, Team};
 
 /// Deepest ply the search reaches, quiescence included; also the depth cap.
 pub const MAX_PLY: usize = 128;
@@ -31,6 +36,8 @@ const DRAW: i32 = 0;
 const CHECK_EVERY: u64 = 1024;
 const PROGRESS_INTERVAL_MS: u64 = 100;
 const ASPIRATION_WINDOW: i32 = 30;
+/// The most threads one search runs, whatever the host asks for.
+const MAX_THREADS: u32 = 256;
 
 /// Settings a user can change between searches.
 #[derive(Clone, Copy, Debug)]
@@ -45,24 +52,54 @@ impl Default for SearchOptions {
 }
 
 /// Runs one search: sets up the root and the repetition history, borrows the
-/// shared transposition table, and deepens until a limit says stop.
-pub fn run<E: Evaluation>(
+/// shared transposition table, and deepens until a limit says stop, on
+/// `request.threads` threads. `new_eval` makes each thread's evaluation; the
+/// calling thread's first, where a failure ends the search before it starts.
+pub fn run<E, F>(
     request: &SearchRequest<'_>,
-    eval: E,
+    new_eval: F,
     reporter: Reporter<'_>,
     options: SearchOptions,
-) -> Result<SearchOutcome, String> {
+) -> Result<SearchOutcome, String>
+where
+    E: Evaluation,
+    F: Fn() -> Result<E, String> + Sync,
+{
     let start = Instant::now();
+    // The prefix tells the host to blame the evaluation plugin, not this one.
+    let eval = new_eval().map_err(|error| format!("{EVAL_FAILURE_PREFIX}: cannot create an evaluator: {error}"))?;
     let root = position_to_board(&request.root)?;
     let history = game_history(request, &root);
     let root_moves = root_moves(&root, request)?;
     if root_moves.is_empty() {
         return Ok(SearchOutcome { best: ROption::RNone, ponder: ROption::RNone });
     }
+    let preset_scores = request
+        .preset_scores
+        .iter()
+        .filter_map(|preset| Some((position_to_board(&preset.position).ok()?.hash(), preset.centipawns)))
+        .collect();
     with_shared_table(request.hash_mb, request.clear_hash, |tt| {
-        let mut searcher = Searcher::new(request, eval, reporter, options, tt, start, history);
-        searcher.iterate(&root, root_moves)
+        let setup = Setup { request, options, tt, start, root, root_moves, history, preset_scores };
+        match request.threads.min(MAX_THREADS) {
+            0 | 1 => Searcher::new(&setup, eval, Some(reporter), None).iterate(&setup.root, setup.root_moves.clone()),
+            threads => threads::search(&setup, eval, &new_eval, reporter, threads),
+        }
     })
+}
+
+/// What every thread of one search starts from.
+struct Setup<'a> {
+    request: &'a SearchRequest<'a>,
+    options: SearchOptions,
+    tt: &'a TranspositionTable,
+    start: Instant,
+    root: Board,
+    root_moves: Vec<Move>,
+    /// Hashes of the game's positions before the root.
+    history: Vec<u64>,
+    /// Hashes of the positions scored by `setscore`, with their scores.
+    preset_scores: Vec<(u64, i32)>,
 }
 
 /// The hashes of the game's positions before the root, oldest first, for
@@ -102,20 +139,16 @@ fn root_moves(root: &Board, request: &SearchRequest<'_>) -> Result<Vec<Move>, St
     Ok(if allowed.is_empty() { legal } else { allowed })
 }
 
-/// What a finished (or cut short) iteration leaves behind.
-#[derive(Clone, Default)]
-struct Line {
-    score: i32,
-    moves: Vec<Move>,
-}
-
 struct Searcher<'a, E> {
     eval: E,
     notify: bool,
     options: SearchOptions,
     control: &'a SearchControl,
-    reporter: Reporter<'a>,
-    tt: &'a mut TranspositionTable,
+    /// Only the main thread reports; helpers have none.
+    reporter: Option<Reporter<'a>>,
+    /// What the threads of a parallel search share; `None` when this is the only thread.
+    team: Option<&'a Team>,
+    tt: &'a TranspositionTable,
     heuristics: Heuristics,
     start: Instant,
     /// Time spent paused, which does not count as search time.
@@ -138,6 +171,11 @@ struct Searcher<'a, E> {
     last_progress_ms: u64,
     /// The best root move of the iteration in progress, once one is fully searched.
     iteration_best: Option<(Move, i32)>,
+    /// How many principal variations each iteration finds (multi-PV).
+    multipv: usize,
+    /// The principal variation being searched, from 0; it leaves out the root
+    /// moves of the ones before it.
+    line_index: usize,
     /// Hashes of the positions scored by `setscore`, with their scores.
     preset_scores: Vec<(u64, i32)>,
     /// Centipawns of evaluation noise (CECP `random`), and its seed.
@@ -146,15 +184,8 @@ struct Searcher<'a, E> {
 }
 
 impl<'a, E: Evaluation> Searcher<'a, E> {
-    fn new(
-        request: &SearchRequest<'a>,
-        eval: E,
-        reporter: Reporter<'a>,
-        options: SearchOptions,
-        tt: &'a mut TranspositionTable,
-        start: Instant,
-        hashes: Vec<u64>,
-    ) -> Searcher<'a, E> {
+    fn new(setup: &Setup<'a>, eval: E, reporter: Option<Reporter<'a>>, team: Option<&'a Team>) -> Searcher<'a, E> {
+        let request = setup.request;
         let max_depth = match request.depth {
             0 => MAX_PLY as i32 - 1,
             depth => depth.min(MAX_PLY as u32 - 1) as i32,
@@ -163,12 +194,13 @@ impl<'a, E: Evaluation> Searcher<'a, E> {
         Searcher {
             notify: eval.wants_notifications(),
             eval,
-            options,
+            options: setup.options,
             control: request.control,
             reporter,
-            tt,
+            team,
+            tt: setup.tt,
             heuristics: Heuristics::default(),
-            start,
+            start: setup.start,
             paused: Duration::ZERO,
             max_depth,
             node_limit: request.nodes,
@@ -176,22 +208,20 @@ impl<'a, E: Evaluation> Searcher<'a, E> {
             seldepth: 0,
             stopped: false,
             eval_failed: false,
-            root_index: hashes.len(),
+            root_index: setup.history.len(),
             null_barrier: 0,
-            hashes,
+            hashes: setup.history.clone(),
             pv: vec![[filler; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
             move_lists: (0..=MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
             quiet_lists: (0..=MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
             last_progress_ms: 0,
             iteration_best: None,
+            multipv: request.multipv.max(1) as usize,
+            line_index: 0,
             noise: request.eval_noise.min(100),
             noise_seed: request.noise_seed,
-            preset_scores: request
-                .preset_scores
-                .iter()
-                .filter_map(|preset| Some((position_to_board(&preset.position).ok()?.hash(), preset.centipawns)))
-                .collect(),
+            preset_scores: setup.preset_scores.clone(),
         }
     }
 
@@ -199,141 +229,12 @@ impl<'a, E: Evaluation> Searcher<'a, E> {
         self.start.elapsed().saturating_sub(self.paused).as_millis() as u64
     }
 
-    /// Iterative deepening: each depth seeds the next with its move order and TT.
-    fn iterate(&mut self, root: &Board, mut root_moves: Vec<Move>) -> Result<SearchOutcome, String> {
-        self.hashes.push(root.hash());
-        let root_position = board_to_position(root);
-        order_root_moves(root, &mut root_moves, self.tt.probe(root.hash(), 0).and_then(|e| e.mv), &self.heuristics);
-
-        let mut best: Option<Line> = None;
-        let mut previous_score = 0;
-        for depth in 1..=self.max_depth {
-            self.seldepth = 0;
-            self.iteration_best = None;
-            if self.notify {
-                self.eval.reset(&root_position);
-            }
-            let (score, bound) = self.aspiration(root, &mut root_moves, depth, previous_score);
-            if self.eval_failed {
-                return Err(format!("{EVAL_FAILURE_PREFIX}: the evaluation panicked"));
-            }
-            if self.stopped {
-                // A root move searched to the end in the unfinished iteration beats the old line.
-                if let Some((mv, score)) = self.iteration_best {
-                    let ponder = best
-                        .as_ref()
-                        .filter(|line| line.moves.first() == Some(&mv))
-                        .and_then(|line| line.moves.get(1).copied());
-                    best = Some(Line { score, moves: std::iter::once(mv).chain(ponder).collect() });
-                }
-                break;
-            }
-            let line = Line { score, moves: self.root_pv(root) };
-            self.report_line(depth, &line, bound, root_moves.len());
-            previous_score = score;
-            best = Some(line);
-
-            if !self.control.is_infinite() {
-                let elapsed = self.elapsed_ms();
-                // Another iteration takes longer than all the previous ones together.
-                if elapsed > self.control.soft_deadline_ms() / 2 {
-                    break;
-                }
-                // A forced move needs no thought in a timed game; a depth request still gets its depth.
-                if root_moves.len() == 1 && self.control.soft_deadline_ms() != NO_DEADLINE {
-                    break;
-                }
-                let mate_plies = MATE - score.abs();
-                if score.abs() >= MATE_BOUND && depth > mate_plies + 2 {
-                    break;
-                }
-            }
+    /// Nodes searched so far by every thread of the search, as far as this one knows.
+    fn total_nodes(&self) -> u64 {
+        match self.team {
+            None => self.nodes,
+            Some(team) => team.nodes() + self.nodes % NODE_BATCH,
         }
-
-        let line = best.filter(|line| !line.moves.is_empty());
-        let (best, ponder) = match line {
-            Some(line) => (line.moves[0], line.moves.get(1).copied()),
-            // Stopped before any root move was finished: hash move if legal, else the first.
-            None => {
-                let hash_move = self.tt.probe(root.hash(), 0).and_then(|e| e.mv).filter(|mv| root_moves.contains(mv));
-                (hash_move.unwrap_or(root_moves[0]), None)
-            }
-        };
-        Ok(SearchOutcome { best: ROption::RSome(move_from_cozy(best)), ponder: ponder.map(move_from_cozy).into() })
-    }
-
-    /// Searches the root with a narrow window around the last score, widening on failure.
-    fn aspiration(&mut self, root: &Board, root_moves: &mut [Move], depth: i32, previous: i32) -> (i32, Bound) {
-        let mut delta = ASPIRATION_WINDOW;
-        let (mut alpha, mut beta) = if depth >= 5 && previous.abs() < MATE_BOUND {
-            (previous - delta, previous + delta)
-        } else {
-            (-INFINITY, INFINITY)
-        };
-        loop {
-            let score = self.search_root(root, root_moves, depth, alpha, beta);
-            if self.stopped {
-                return (score, Bound::Exact);
-            }
-            if score <= alpha {
-                alpha = (score - delta).max(-INFINITY);
-            } else if score >= beta {
-                beta = (score + delta).min(INFINITY);
-            } else {
-                return (score, Bound::Exact);
-            }
-            delta *= 2;
-        }
-    }
-
-    fn search_root(&mut self, root: &Board, root_moves: &mut [Move], depth: i32, mut alpha: i32, beta: i32) -> i32 {
-        self.pv_len[0] = 0;
-        let in_check = !root.checkers().is_empty();
-        let depth = depth + i32::from(in_check);
-        let mut best_score = -INFINITY;
-        let mut best_index = 0;
-        let original_alpha = alpha;
-        for index in 0..root_moves.len() {
-            let mv = root_moves[index];
-            self.report_progress(mv, index, root_moves.len(), depth);
-            let mut child = root.clone();
-            child.play_unchecked(mv);
-            self.make(mv, &child);
-            let score = if index == 0 {
-                -self.negamax(&child, depth - 1, -beta, -alpha, 1, true)
-            } else {
-                let mut score = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, 1, true);
-                if score > alpha && score < beta && !self.stopped {
-                    score = -self.negamax(&child, depth - 1, -beta, -alpha, 1, true);
-                }
-                score
-            };
-            self.unmake();
-            if self.stopped {
-                break;
-            }
-            if score > best_score {
-                best_score = score;
-                best_index = index;
-                if score > alpha {
-                    alpha = score;
-                    self.update_pv(0, mv);
-                    self.iteration_best = Some((mv, score));
-                    if score >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        if self.stopped {
-            return best_score;
-        }
-        // The next iteration starts with this one's best; the rest keep their order.
-        root_moves[..=best_index].rotate_right(1);
-        let bound = bound_of(best_score, original_alpha, beta);
-        let best_move = (bound != Bound::Upper).then_some(root_moves[0]);
-        self.tt.store(root.hash(), best_move, best_score, depth, bound, 0);
-        best_score
     }
 
     fn negamax(
@@ -551,7 +452,8 @@ impl<'a, E: Evaluation> Searcher<'a, E> {
     }
 
     /// Counts a node and decides whether to stop; the clock and the stop flag
-    /// are read every `CHECK_EVERY` nodes, which keeps the reaction well under 1 ms.
+    /// are read every `CHECK_EVERY` nodes, which keeps the reaction well under 1 ms,
+    /// and in a parallel search the team's count and stop every `NODE_BATCH`.
     #[inline]
     fn tick(&mut self, ply: usize) -> bool {
         self.nodes += 1;
@@ -559,7 +461,12 @@ impl<'a, E: Evaluation> Searcher<'a, E> {
         if self.stopped {
             return true;
         }
-        if self.node_limit != 0 && self.nodes >= self.node_limit {
+        let stop = match self.team {
+            None => self.node_limit != 0 && self.nodes >= self.node_limit,
+            // A shared counter touched at every node would cost more than it is worth.
+            Some(team) => self.nodes.is_multiple_of(NODE_BATCH) && team.count(NODE_BATCH),
+        };
+        if stop {
             self.stopped = true;
         } else if self.nodes.is_multiple_of(CHECK_EVERY) {
             let control = self.control;
@@ -651,72 +558,6 @@ impl<'a, E: Evaluation> Searcher<'a, E> {
         line[1..=child_len].copy_from_slice(&children[0][..child_len]);
         self.pv_len[ply] = child_len + 1;
     }
-
-    /// The root principal variation, cut at the first move that is not legal
-    /// (it cannot happen, but a report must never carry an illegal move).
-    fn root_pv(&self, root: &Board) -> Vec<Move> {
-        let mut board = root.clone();
-        let mut line = Vec::with_capacity(self.pv_len[0]);
-        for &mv in &self.pv[0][..self.pv_len[0]] {
-            if board.try_play(mv).is_err() {
-                break;
-            }
-            line.push(mv);
-        }
-        line
-    }
-
-    fn report_line(&self, depth: i32, line: &Line, bound: Bound, root_move_count: usize) {
-        let pv: Vec<plugboard_plugin_api::Move> = line.moves.iter().map(|&mv| move_from_cozy(mv)).collect();
-        let mut score = to_score(line.score);
-        score.bound = bound;
-        self.reporter.report(&SearchInfo {
-            kind: InfoKind::Line,
-            depth: depth as u32,
-            seldepth: self.seldepth as u32,
-            score,
-            nodes: self.nodes,
-            time_ms: self.elapsed_ms(),
-            tbhits: 0,
-            pv: RSlice::from_slice(&pv),
-            current_move: ROption::RNone,
-            current_move_number: 0,
-            root_move_count: root_move_count as u32,
-            multipv: 1,
-        });
-    }
-
-    /// Tells the GUI which root move is being searched, at most every half second.
-    fn report_progress(&mut self, mv: Move, index: usize, count: usize, depth: i32) {
-        let now = self.elapsed_ms();
-        if now < self.last_progress_ms + PROGRESS_INTERVAL_MS {
-            return;
-        }
-        self.last_progress_ms = now;
-        self.reporter.report(&SearchInfo {
-            kind: InfoKind::Progress,
-            depth: depth.max(0) as u32,
-            seldepth: self.seldepth as u32,
-            score: Score::centipawns(0),
-            nodes: self.nodes,
-            time_ms: now,
-            tbhits: 0,
-            pv: RSlice::from_slice(&[]),
-            current_move: ROption::RSome(move_from_cozy(mv)),
-            current_move_number: index as u32 + 1,
-            root_move_count: count as u32,
-            multipv: 1,
-        });
-    }
-}
-
-/// Orders the root moves for the first iteration the way inner nodes are ordered.
-fn order_root_moves(root: &Board, root_moves: &mut [Move], hash_move: Option<Move>, heuristics: &Heuristics) {
-    let mut scored = Vec::new();
-    ordering::generate(root, false, hash_move, [None; 2], heuristics, &mut scored);
-    let score_of = |mv: &Move| scored.iter().find(|s| s.mv == *mv).map_or(i32::MIN, |s| s.score);
-    // Stable, so equal scores keep move-generator order and the search stays deterministic.
-    root_moves.sort_by_key(|mv| std::cmp::Reverse(score_of(mv)));
 }
 
 /// Whether the side to move has anything besides pawns and king.

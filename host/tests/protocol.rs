@@ -415,3 +415,28 @@ fn saved_settings_come_back_and_reset_restores_defaults() {
         assert!(lines.iter().any(|l| l == wanted), "{wanted} missing after reset: {lines:?}");
     }
 }
+
+#[test]
+fn multipv_analysis_shows_that_many_different_lines() {
+    let mut engine = Engine::start(None);
+    engine.handshake();
+    for line in ["new", "post", "option MultiPV=3", "analyze"] {
+        engine.send(line);
+    }
+    let mut first_moves: std::collections::HashMap<u32, std::collections::BTreeSet<String>> = Default::default();
+    let depth_with_three = loop {
+        let line = engine.next_line(Duration::from_secs(30)).expect("thinking output");
+        if let Some((depth, _, pv)) = thinking(&line) {
+            let first = pv.split_whitespace().next().unwrap_or_default().to_owned();
+            let seen = first_moves.entry(depth).or_default();
+            seen.insert(first);
+            if depth >= 5 && seen.len() >= 3 {
+                break depth;
+            }
+            assert!(seen.len() <= 3, "more than three lines at depth {depth}: {seen:?}");
+        }
+    };
+    engine.send("exit");
+    engine.sync(1);
+    assert!(depth_with_three >= 5);
+}

@@ -14,7 +14,7 @@ use std::{
 use cozy_chess::{Board, Move};
 use plugboard_plugin_api::{EVAL_FAILURE_PREFIX, Reporter, SearchOutcome};
 
-use super::{Searcher, Setup};
+use super::{MAX_PLY, Searcher, Setup};
 use crate::eval::Evaluation;
 
 /// Nodes a thread counts on its own before adding them to the team's count,
@@ -72,7 +72,7 @@ where
             let team = &team;
             let spawned = thread::Builder::new()
                 .name(format!("alphabeta-{id}"))
-                .spawn_scoped(scope, move || help(setup, new_eval, team, id));
+                .spawn_scoped(scope, move || help(setup, new_eval, team, id, threads - 1));
             // Fewer threads than asked for still make a search.
             if spawned.is_err() {
                 break;
@@ -89,8 +89,8 @@ where
     outcome
 }
 
-/// One helper thread, from making its evaluation to its last iteration.
-fn help<E, F>(setup: &Setup<'_>, new_eval: &F, team: &Team, id: u32)
+/// Helper `id` of `helpers` (from 1), from making its evaluation to its last iteration.
+fn help<E, F>(setup: &Setup<'_>, new_eval: &F, team: &Team, id: u32, helpers: u32)
 where
     E: Evaluation,
     F: Fn() -> Result<E, String> + Sync,
@@ -99,9 +99,19 @@ where
     // leaves the search to the others rather than fail it.
     let Ok(eval) = new_eval() else { return };
     let mut helper = Searcher::new(setup, eval, None, Some(team));
-    // Every other helper a ply ahead, so the threads do not all search one depth.
+    let mut root_moves = setup.root_moves.clone();
+    helper.prepare_root(&setup.root, &mut root_moves);
+    // Threads that search the same moves in the same order at the same depth
+    // duplicate each other's work. Every other helper runs a ply ahead, and each
+    // takes the root moves after the first few (the expected best, which give
+    // it a good bound) from its own point of the list, least promising first:
+    // what it stores there the main thread finds when it gets that far.
     let first_depth = 1 + (id % 2) as i32;
-    helper.help(&setup.root, setup.root_moves.clone(), first_depth);
+    let lines = helper.multipv.min(root_moves.len());
+    let rest = &mut root_moves[lines..];
+    rest.reverse();
+    rest.rotate_left(rest.len() * (id as usize - 1) / helpers as usize);
+    helper.help(&setup.root, root_moves, first_depth);
     if helper.eval_failed {
         team.eval_failed.store(true, Ordering::Relaxed);
         team.stop_all();
@@ -110,11 +120,12 @@ where
 
 impl<E: Evaluation> Searcher<'_, E> {
     /// A helper's iterative deepening: no reports and no decisions, only what
-    /// it leaves in the table. It ends at the depth limit or when stopped.
+    /// it leaves in the table. It ends when stopped, and goes on past a depth
+    /// limit: the main thread's last iteration is its longest, and a helper
+    /// that stopped at the limit would leave its core idle through it.
     fn help(&mut self, root: &Board, mut root_moves: Vec<Move>, first_depth: i32) {
-        self.prepare_root(root, &mut root_moves);
         let mut previous = vec![0; self.multipv.min(root_moves.len())];
-        for depth in first_depth..=self.max_depth {
+        for depth in first_depth..MAX_PLY as i32 {
             match self.search_lines(root, &mut root_moves, depth, &previous) {
                 Some(lines) => previous = lines.iter().map(|line| line.score).collect(),
                 None => break,

@@ -334,6 +334,10 @@ impl<'a, E: Evaluation> Searcher<'a, E> {
     }
 
     fn quiescence(&mut self, position: &VariantPosition, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        // Checks and replies can chain on without end; the tables stop at MAX_PLY.
+        if ply >= MAX_PLY {
+            return self.evaluate(position);
+        }
         self.pv[ply].clear();
         if self.tick(ply) {
             return DRAW;
@@ -349,7 +353,7 @@ impl<'a, E: Evaluation> Searcher<'a, E> {
         let mut best = -INFINITY;
         if !in_check {
             best = self.evaluate(position);
-            if best >= beta || ply >= MAX_PLY - 1 {
+            if best >= beta {
                 return best;
             }
             alpha = alpha.max(best);

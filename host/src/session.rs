@@ -487,13 +487,11 @@ impl Session {
             // Standard pieces on a standard board; "fairy" leaves the rules to us.
             self.reply(Reply::Setup(format!("(PNBRQKpnbrqk) 8x8+0_fairy {}", game.fen())));
         }
+        let chosen = self.plugins.selected(Kind::Search).name().to_owned();
         let (_, search) = self.plugins.search_module(game.cecp_name());
-        if search.name() != self.plugins.selected_name(Kind::Search) {
-            self.reply(Reply::TellUser(format!(
-                "The search {} cannot play {name}; {} plays this game.",
-                self.plugins.selected_name(Kind::Search),
-                search.name()
-            )));
+        if search.name() != chosen {
+            let message = format!("The search {chosen} cannot play {name}; {} plays this game.", search.name());
+            self.reply(Reply::TellUser(message));
         }
         self.set_game(game);
         self.restart_analysis();

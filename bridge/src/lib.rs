@@ -180,10 +180,20 @@ pub fn outcome(position: &VariantPosition, variant: api::Variant) -> Option<Know
             std::cmp::Ordering::Equal => KnownOutcome::Draw,
         });
     }
-    match position.outcome() {
-        Outcome::Known(known) => Some(known),
-        Outcome::Unknown => None,
+    if let Outcome::Known(known) = position.variant_outcome() {
+        return Some(known);
     }
+    if position.legal_moves().is_empty() {
+        return Some(if position.is_check() {
+            KnownOutcome::Decisive { winner: !position.turn() }
+        } else {
+            KnownOutcome::Draw
+        });
+    }
+    // Pieces that can never meet (bishops on opposite colours) end an orthodox game,
+    // but xboard and the servers play suicide and giveaway on, to the fifty-move rule.
+    let plays_on = matches!(variant, api::Variant::SUICIDE | api::Variant::GIVEAWAY);
+    (!plays_on && position.is_insufficient_material()).then_some(KnownOutcome::Draw)
 }
 
 #[cfg(test)]
@@ -237,6 +247,16 @@ mod tests {
         let plain = to_plugin_move(m);
         assert_eq!(plain.dropped(), Some(api::PieceKind::Knight));
         assert_eq!(from_plugin_move(&house, plain), Some(m));
+    }
+
+    #[test]
+    fn suicide_plays_on_where_material_can_never_meet() {
+        // Bishops on opposite colours cannot take each other; chess calls that a draw.
+        let fen = "5B2/8/8/8/8/8/8/1b6 b - - 0 1";
+        assert_eq!(outcome(&position(api::Variant::SUICIDE, fen), api::Variant::SUICIDE), None);
+        assert_eq!(outcome(&position(api::Variant::GIVEAWAY, fen), api::Variant::GIVEAWAY), None);
+        let chess = "8/8/8/8/8/8/8/Kb5k b - - 0 1";
+        assert_eq!(outcome(&position(api::Variant::CHESS, chess), api::Variant::CHESS), Some(KnownOutcome::Draw));
     }
 
     #[test]

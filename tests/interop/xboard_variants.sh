@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Interop test: the real xboard (4.9.x, under Xvfb), which knows the rules of
-# crazyhouse, atomic, three-check and suicide itself and tests every move for
-# legality, runs one game of each between two Plugboards.
+# crazyhouse, three-check and suicide itself and tests every move for legality,
+# runs one game of each between two Plugboards. Not atomic: xboard 4.9.1's claim
+# test called a mate false that shakmaty and python-chess both see
+# (r5k1/pp6/7p/3P4/8/2P5/P5q1/6K1 w: the queen beside the king cannot be taken,
+# the explosion would take White's king too); python_chess_variants.py covers atomic.
 #
 # Usage (from the repository root):
 #     tests/interop/xboard_variants.sh target/release/plugboard
@@ -19,7 +22,7 @@ usage() { echo "usage: $0 PATH/TO/plugboard" >&2; exit 2; }
 . "$(dirname -- "$0")/lib.sh"
 
 XBOARD=${XBOARD:-/usr/games/xboard}
-VARIANTS=${VARIANTS:-crazyhouse atomic 3check suicide}
+VARIANTS=${VARIANTS:-crazyhouse 3check suicide}
 TC=${TC:-0:10}
 INC=${INC:-0.1}
 WALL_LIMIT=${WALL_LIMIT:-120}   # seconds for each game

@@ -82,6 +82,11 @@ impl Clock {
         self.opponent_ms = Some(centiseconds.saturating_mul(10));
     }
 
+    /// The opponent's clock as the GUI last told it (`otim`).
+    pub fn opponent_ms(&self) -> Option<i64> {
+        self.opponent_ms
+    }
+
     /// The budget for a move at `fullmove_number` (which counts the moves the side to
     /// move has already made, plus one).
     pub fn budget(&self, fullmove_number: u32) -> Budget {

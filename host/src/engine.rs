@@ -8,14 +8,16 @@ use std::{
     thread,
 };
 
-use crate::{event::Event, plugins::PluginHost, session::Session};
+use crate::{event::Event, logging::Logging, plugins::PluginHost, session::Session};
 
 /// Runs the engine on stdin/stdout until `quit`, end of input or SIGTERM.
-pub fn run(plugins: PluginHost) {
+pub fn run(plugins: PluginHost, logging: Logging, kept_log_files: usize) {
     let (inbox, events) = mpsc::channel();
     crate::signals::install(inbox.clone());
     spawn_reader(inbox.clone());
     let mut session = Session::new(inbox, plugins);
+    // Before the saved settings, which may move the log.
+    session.use_logging(logging, kept_log_files);
     if let Some(path) = crate::settings::default_path() {
         session.use_settings_file(path);
     }

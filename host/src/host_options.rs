@@ -1,5 +1,6 @@
 //! The engine's own options, as opposed to a plugin's: the ones the host acts on
-//! itself (time, the number of lines it asks the search for, its draw policy).
+//! itself (time, the number of lines it asks the search for, its draw and resign
+//! policy, what it says on a chess server, its debug log).
 
 use plugboard_plugin_api::OptionSpec;
 
@@ -8,10 +9,47 @@ use crate::protocol::options;
 pub const OVERHEAD: &str = "Move overhead";
 pub const MULTI_PV: &str = "MultiPV";
 pub const CONTEMPT: &str = "Contempt";
+pub const DEBUG_OUTPUT: &str = "Debug output";
+pub const LOG_FOLDER: &str = "Log folder";
+pub const LOG_FILES: &str = "Log files";
+pub const GREETING: &str = "ICS greeting";
+pub const COMMENTARY: &str = "ICS commentary";
+pub const RESIGN_THRESHOLD: &str = "Resign threshold";
+pub const RESIGN_MOVES: &str = "Resign moves";
+pub const DRAW_OFFERS: &str = "Offer draws";
+pub const PARTNER_ASKS: &str = "Ask partner for pieces";
 
 const DEFAULT_OVERHEAD_MS: u64 = 50;
 const DEFAULT_CONTEMPT_CP: i32 = 50;
 const MAX_MULTI_PV: i64 = 64;
+pub const DEFAULT_LOG_FILES: u32 = 7;
+/// `{opponent}` becomes the opponent's name when it is a valid server handle.
+pub const DEFAULT_GREETING: &str = "Hello {opponent}, good luck and have fun!";
+/// Nine pawns down for four moves in a row, as Crafty does it.
+const DEFAULT_RESIGN_CP: i64 = 900;
+const DEFAULT_RESIGN_MOVES: i64 = 4;
+
+/// Where the one-line summary of each of our moves goes on a chess server.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Commentary {
+    Off,
+    /// `tellothers`: the server's `whisper`, for the spectators only.
+    Whisper,
+    /// `tellall`: the server's `kibitz`, for the opponent too.
+    Kibitz,
+}
+
+impl Commentary {
+    const CHOICES: [&str; 3] = ["whisper", "kibitz", "off"];
+
+    fn name(self) -> &'static str {
+        match self {
+            Commentary::Whisper => "whisper",
+            Commentary::Kibitz => "kibitz",
+            Commentary::Off => "off",
+        }
+    }
+}
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HostOptions {
@@ -21,12 +59,42 @@ pub struct HostOptions {
     pub multipv: u32,
     /// How much worse than even the engine must stand before it takes a draw.
     pub contempt_cp: i32,
+    /// Diagnostics also go to the GUI as `#` lines (when it accepted `debug`).
+    pub debug_output: bool,
+    /// Empty: the data folder's `logs`.
+    pub log_folder: String,
+    /// How many daily log files are kept.
+    pub log_files: u32,
+    pub greeting: String,
+    pub commentary: Commentary,
+    /// 0: never resign.
+    pub resign_threshold_cp: i32,
+    pub resign_moves: u32,
+    pub draw_offers: bool,
+    pub partner_asks: bool,
 }
 
 impl Default for HostOptions {
     fn default() -> HostOptions {
-        HostOptions { overhead_ms: DEFAULT_OVERHEAD_MS, multipv: 1, contempt_cp: DEFAULT_CONTEMPT_CP }
+        HostOptions {
+            overhead_ms: DEFAULT_OVERHEAD_MS,
+            multipv: 1,
+            contempt_cp: DEFAULT_CONTEMPT_CP,
+            debug_output: true,
+            log_folder: String::new(),
+            log_files: DEFAULT_LOG_FILES,
+            greeting: DEFAULT_GREETING.to_owned(),
+            commentary: Commentary::Whisper,
+            resign_threshold_cp: DEFAULT_RESIGN_CP as i32,
+            resign_moves: DEFAULT_RESIGN_MOVES as u32,
+            draw_offers: true,
+            partner_asks: true,
+        }
     }
+}
+
+fn flag(on: bool) -> String {
+    if on { "1" } else { "0" }.to_owned()
 }
 
 impl HostOptions {
@@ -36,6 +104,15 @@ impl HostOptions {
             (OptionSpec::spin(OVERHEAD, DEFAULT_OVERHEAD_MS as i64, 0, 5000), self.overhead_ms.to_string()),
             (OptionSpec::spin(MULTI_PV, 1, 1, MAX_MULTI_PV), self.multipv.to_string()),
             (OptionSpec::spin(CONTEMPT, i64::from(DEFAULT_CONTEMPT_CP), -1000, 1000), self.contempt_cp.to_string()),
+            (OptionSpec::spin(RESIGN_THRESHOLD, DEFAULT_RESIGN_CP, 0, 10_000), self.resign_threshold_cp.to_string()),
+            (OptionSpec::spin(RESIGN_MOVES, DEFAULT_RESIGN_MOVES, 1, 50), self.resign_moves.to_string()),
+            (OptionSpec::check(DRAW_OFFERS, true), flag(self.draw_offers)),
+            (OptionSpec::string(GREETING, DEFAULT_GREETING), self.greeting.clone()),
+            (OptionSpec::combo(COMMENTARY, "whisper", &Commentary::CHOICES), self.commentary.name().to_owned()),
+            (OptionSpec::check(PARTNER_ASKS, true), flag(self.partner_asks)),
+            (OptionSpec::check(DEBUG_OUTPUT, true), flag(self.debug_output)),
+            (OptionSpec::path(LOG_FOLDER, ""), self.log_folder.clone()),
+            (OptionSpec::spin(LOG_FILES, i64::from(DEFAULT_LOG_FILES), 1, 365), self.log_files.to_string()),
         ]
     }
 
@@ -43,11 +120,26 @@ impl HostOptions {
     pub fn set(&mut self, name: &str, value: Option<&str>) -> Option<Result<(), String>> {
         let (spec, _) = self.specs().into_iter().find(|(spec, _)| spec.name.as_str() == name)?;
         let result = options::validate(&spec, value).and_then(|text| {
-            let number: i64 = text.parse().map_err(|_| format!("{name} takes a number, not {text}"))?;
+            let number = || text.parse::<i64>().map_err(|_| format!("{name} takes a number, not {text}"));
             match name {
-                OVERHEAD => self.overhead_ms = number as u64,
-                MULTI_PV => self.multipv = number as u32,
-                _ => self.contempt_cp = number as i32,
+                OVERHEAD => self.overhead_ms = number()? as u64,
+                MULTI_PV => self.multipv = number()? as u32,
+                CONTEMPT => self.contempt_cp = number()? as i32,
+                RESIGN_THRESHOLD => self.resign_threshold_cp = number()? as i32,
+                RESIGN_MOVES => self.resign_moves = number()? as u32,
+                LOG_FILES => self.log_files = number()? as u32,
+                DRAW_OFFERS => self.draw_offers = text == "1",
+                PARTNER_ASKS => self.partner_asks = text == "1",
+                DEBUG_OUTPUT => self.debug_output = text == "1",
+                GREETING => self.greeting = text,
+                LOG_FOLDER => self.log_folder = text,
+                _ => {
+                    self.commentary = match text.as_str() {
+                        "kibitz" => Commentary::Kibitz,
+                        "off" => Commentary::Off,
+                        _ => Commentary::Whisper,
+                    }
+                }
             }
             Ok(())
         });
@@ -57,11 +149,6 @@ impl HostOptions {
     /// `(name, value)` pairs for the settings file.
     pub fn saved(&self) -> Vec<(String, String)> {
         self.specs().into_iter().map(|(spec, value)| (spec.name.to_string(), value)).collect()
-    }
-
-    /// Whether a draw is worth taking at `score` (centipawns, ours; `None` before any search).
-    pub fn accepts_draw_at(&self, score: Option<i32>) -> bool {
-        score.is_some_and(|score| score <= -self.contempt_cp)
     }
 }
 
@@ -81,14 +168,18 @@ mod tests {
     }
 
     #[test]
-    fn contempt_sets_how_bad_a_position_must_be_for_a_draw() {
+    fn every_kind_of_option_is_read() {
         let mut options = HostOptions::default();
-        assert!(options.accepts_draw_at(Some(-50)));
-        assert!(!options.accepts_draw_at(Some(-49)));
-        assert!(!options.accepts_draw_at(None));
-        options.set(CONTEMPT, Some("-20")).unwrap().unwrap();
-        // Negative contempt: the engine likes draws and takes one while slightly ahead.
-        assert!(options.accepts_draw_at(Some(10)));
-        assert!(!options.accepts_draw_at(Some(30)));
+        options.set(COMMENTARY, Some("kibitz")).unwrap().unwrap();
+        options.set(DEBUG_OUTPUT, Some("0")).unwrap().unwrap();
+        options.set(GREETING, Some("Hi")).unwrap().unwrap();
+        options.set(LOG_FILES, Some("3")).unwrap().unwrap();
+        assert_eq!(options.commentary, Commentary::Kibitz);
+        assert!(!options.debug_output);
+        assert_eq!(options.greeting, "Hi");
+        assert_eq!(options.log_files, 3);
+        assert!(options.set(COMMENTARY, Some("shout")).unwrap().is_err());
+        assert!(options.set(LOG_FILES, Some("0")).unwrap().is_err());
+        assert_eq!(options.commentary, Commentary::Kibitz);
     }
 }

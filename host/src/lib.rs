@@ -12,6 +12,7 @@ pub mod engine;
 pub mod event;
 pub mod game;
 pub mod host_options;
+pub mod ics;
 pub mod logging;
 pub mod perft;
 pub mod plugins;

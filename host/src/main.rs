@@ -4,7 +4,12 @@
 use std::{path::PathBuf, process::ExitCode};
 
 use clap::{Parser, Subcommand};
-use plugboard::{bench, engine, logging, perft, plugins::PluginHost};
+use plugboard::{
+    bench, engine,
+    logging::{LogTarget, Logging},
+    perft,
+    plugins::PluginHost,
+};
 
 #[derive(Parser)]
 #[command(
@@ -19,9 +24,15 @@ struct Cli {
     /// Another folder to look for plugins in (may be repeated).
     #[arg(long = "plugin-dir", value_name = "DIR")]
     plugin_dirs: Vec<PathBuf>,
-    /// Write the debug log to this file instead of the daily files in the data folder.
-    #[arg(long, value_name = "FILE")]
+    /// Write the debug log to this one file instead of daily files.
+    #[arg(long, value_name = "FILE", conflicts_with = "log_dir")]
     log_file: Option<PathBuf>,
+    /// Keep the daily log files in this folder instead of the data folder's `logs`.
+    #[arg(long, value_name = "DIR")]
+    log_dir: Option<PathBuf>,
+    /// How many daily log files to keep; older ones are deleted.
+    #[arg(long, value_name = "N", default_value_t = 7, value_parser = clap::value_parser!(u16).range(1..=365))]
+    log_files: u16,
     #[command(subcommand)]
     command: Option<Tool>,
 }
@@ -40,7 +51,13 @@ enum Tool {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let guard = logging::init(cli.log_file.as_deref());
+    let target =
+        LogTarget { file: cli.log_file.clone(), folder: cli.log_dir.clone(), kept_files: usize::from(cli.log_files) };
+    let (logging, opened) = Logging::init(target);
+    if let Err(why) = &opened {
+        // Not on stdout: the GUI reads it. The engine still plays without a log.
+        eprintln!("plugboard: no debug log: {why}");
+    }
     tracing::info!(version = env!("CARGO_PKG_VERSION"), "plugboard starting");
     let mut plugins = PluginHost::new(cli.plugin_dirs.clone());
     let code = match cli.command {
@@ -56,12 +73,12 @@ fn main() -> ExitCode {
         }
         None => {
             plugins.scan();
-            engine::run(plugins);
+            engine::run(plugins, logging.clone(), usize::from(cli.log_files));
             ExitCode::SUCCESS
         }
     };
     tracing::info!("plugboard exiting");
-    drop(guard);
+    logging.shutdown();
     // Search threads of a plugin that ignored its stop flag must not keep us alive.
     std::process::exit(if code == ExitCode::SUCCESS { 0 } else { 1 });
 }

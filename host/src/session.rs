@@ -2,13 +2,13 @@
 //! what it means, so ordering rules (a `pong` only after everything before it,
 //! the move before a pending `pong`) are properties of one loop.
 
-use std::{path::PathBuf, sync::mpsc::Sender};
+use std::{path::PathBuf, sync::mpsc::Sender, time::Instant};
 
 use plugboard_plugin_api::{
     EVAL_FAILURE_PREFIX, Move as PluginMove, NO_DEADLINE, OptionSpec, PresetScore, Score, ScoreKind, SearchOutcome,
     Variant,
 };
-use shakmaty::{CastlingMode, Color, Position};
+use shakmaty::{CastlingMode, Color, Position, san::San};
 
 use crate::{
     clock::{Budget, Clock},
@@ -16,6 +16,8 @@ use crate::{
     event::{Event, Progress},
     game::{self, Game},
     host_options::{self, HostOptions},
+    ics::{self, Ics, Judged, Limits, Summary, Verdict},
+    logging::Logging,
     plugins::{Kind, OptionChange, Origin, PluginHost},
     protocol::{
         Command, Reply,
@@ -71,15 +73,6 @@ struct Abandoned {
     culprits: Culprits,
 }
 
-/// What the GUI told us about the opponent (used by the chess-server layer).
-#[derive(Debug, Default, Clone)]
-pub struct Opponent {
-    pub name: Option<String>,
-    pub computer: bool,
-    pub ratings: Option<(i32, i32)>,
-    pub ics: Option<String>,
-}
-
 pub struct Session {
     inbox: Sender<Event>,
     out: Vec<Reply>,
@@ -123,7 +116,11 @@ pub struct Session {
     paused: bool,
     /// The score of our last search for a move, in centipawns for us.
     last_score: Option<i32>,
-    pub opponent: Opponent,
+    /// Where we play and against whom, and what we say there.
+    pub ics: Ics,
+    /// `variant bughouse`: crazyhouse rules, with the holdings from the server.
+    bughouse: bool,
+    logging: Option<Logging>,
     quit: bool,
     /// Where `Save settings` writes, if anywhere.
     settings_path: Option<PathBuf>,
@@ -164,7 +161,9 @@ impl Session {
             preset_scores: Vec::new(),
             paused: false,
             last_score: None,
-            opponent: Opponent::default(),
+            ics: Ics::default(),
+            bughouse: false,
+            logging: None,
             quit: false,
             settings_path: None,
         };
@@ -176,6 +175,12 @@ impl Session {
     pub fn use_settings_file(&mut self, path: PathBuf) {
         self.settings_path = Some(path);
         self.load_settings();
+    }
+
+    /// Lets the `Log folder` and `Log files` options move the log.
+    pub fn use_logging(&mut self, logging: Logging, kept_files: usize) {
+        self.host_options.log_files = kept_files as u32;
+        self.logging = Some(logging);
     }
 
     /// Replies produced so far, in order, for the one writer to print.
@@ -214,6 +219,9 @@ impl Session {
 
     fn debug(&mut self, text: String) {
         tracing::debug!("{text}");
+        if !self.host_options.debug_output {
+            return;
+        }
         if self.negotiated.accepted("debug") {
             self.reply(Reply::Debug(text));
         } else {
@@ -268,6 +276,8 @@ impl Session {
                 self.random = false;
                 // A score from the last game says nothing about draw offers in this one.
                 self.last_score = None;
+                self.ics.new_game();
+                self.bughouse = false;
                 self.clear_hash = true;
                 self.restart_analysis();
             }
@@ -383,10 +393,28 @@ impl Session {
                 }
             }
             Command::AnalysisStatus => self.analysis_status(),
-            Command::Name(name) => self.opponent.name = Some(name.to_owned()),
-            Command::Rating { own, opponent } => self.opponent.ratings = Some((own, opponent)),
-            Command::Ics(host) => self.opponent.ics = (host != "-").then(|| host.to_owned()),
-            Command::Computer => self.opponent.computer = true,
+            Command::Name(name) => {
+                if !self.ics.set_opponent(name) {
+                    // Locally xboard sends engine names with spaces; only server handles are used.
+                    tracing::info!(name = ?name, "the opponent's name is no server handle; not used in messages");
+                }
+            }
+            Command::Rating { own, opponent } => self.ics.set_ratings(own, opponent),
+            Command::Ics(host) => {
+                let lines = self.ics.set_server(host, self.finger_notes(), Instant::now());
+                self.out.extend(lines);
+            }
+            Command::Computer => self.ics.set_computer(),
+            Command::Partner(name) => {
+                if !self.ics.set_partner(name) {
+                    tracing::warn!(name = ?name, "the partner's name is no server handle; ignored");
+                }
+            }
+            Command::Ptell(text) => {
+                // Recorded, never obeyed: nothing a partner says changes what the engine does.
+                tracing::info!(partner = ?self.ics.partner(), text = ?text, "partner tell");
+                self.ics.record_ptell(text);
+            }
             Command::Memory { mb } => {
                 self.hash_mb = mb.clamp(1, hash_ceiling_mb());
                 if self.hash_mb < mb {
@@ -474,6 +502,8 @@ impl Session {
     fn set_variant(&mut self, name: &str, line: &str) {
         let game = match name {
             "fischerandom" => Game::new(Variant::CHESS, CastlingMode::Chess960),
+            // The board's rules are crazyhouse's; the partner's captures arrive with `holding`.
+            "bughouse" => Game::new(Variant::CRAZYHOUSE, CastlingMode::Standard),
             _ => match Variant::from_cecp_name(name) {
                 Some(variant) => Game::new(variant, CastlingMode::Standard),
                 None => {
@@ -494,6 +524,7 @@ impl Session {
             self.reply(Reply::TellUser(message));
         }
         self.set_game(game);
+        self.bughouse = name == "bughouse";
         self.restart_analysis();
     }
 
@@ -562,8 +593,11 @@ impl Session {
             return;
         }
         if name == RESET_OPTION {
-            self.host_options = HostOptions::default();
+            let old = std::mem::take(&mut self.host_options);
             self.clock.overhead_ms = self.host_options.overhead_ms;
+            if (&old.log_folder, old.log_files) != (&self.host_options.log_folder, self.host_options.log_files) {
+                self.move_log();
+            }
             self.plugins.reset();
             self.clear_hash = true;
             // The GUI purged its option list when the button was pressed: always answer.
@@ -577,6 +611,9 @@ impl Session {
                     self.clock.overhead_ms = self.host_options.overhead_ms;
                     if name == host_options::MULTI_PV && self.analyzing {
                         self.restart_analysis();
+                    }
+                    if name == host_options::LOG_FOLDER || name == host_options::LOG_FILES {
+                        self.move_log();
                     }
                 }
                 Err(why) => self.reply(Reply::Error { kind: "bad parameter", command: format!("{line} ({why})") }),
@@ -592,6 +629,9 @@ impl Session {
             Some(Ok(OptionChange::Value)) => {}
             Some(Ok(OptionChange::Selection(_))) => {
                 self.readvertise_options();
+                if let Some(note) = self.ics.plugins_changed(self.finger_notes(), Instant::now()) {
+                    self.reply(note);
+                }
                 // A new evaluation or search makes old hash entries meaningless.
                 self.clear_hash = true;
                 if self.analyzing {
@@ -606,6 +646,20 @@ impl Session {
                 }
                 self.readvertise_options();
             }
+        }
+    }
+
+    /// Applies the `Log folder` and `Log files` options.
+    fn move_log(&mut self) {
+        let Some(logging) = &self.logging else { return };
+        let folder = &self.host_options.log_folder;
+        let folder = (!folder.is_empty()).then(|| std::path::Path::new(folder));
+        match logging.reconfigure(folder, self.host_options.log_files as usize) {
+            Ok(()) => {
+                let location = logging.location().map(|l| l.display().to_string()).unwrap_or_default();
+                self.debug(format!("logging to {location}"));
+            }
+            Err(why) => self.reply(Reply::TellUserError(format!("The log stays where it was: {why}"))),
         }
     }
 
@@ -679,9 +733,22 @@ impl Session {
         }
     }
 
-    /// Accept a draw offer when we stand worse by the contempt, or nobody can win.
+    /// Accept a draw offer when we stand worse by the contempt (for this
+    /// opponent), or nobody can win.
     fn accepts_draw(&self) -> bool {
-        self.game.position().is_insufficient_material() || self.host_options.accepts_draw_at(self.last_score)
+        self.game.position().is_insufficient_material()
+            || self.ics.accepts_draw(self.last_score, self.host_options.contempt_cp)
+    }
+
+    /// Our finger notes on a chess server: the engine and the plugins in use.
+    fn finger_notes(&self) -> [String; 2] {
+        let search = self.plugins.selected(Kind::Search);
+        let eval = self.plugins.selected(Kind::Eval);
+        ics::finger_notes(
+            ENGINE_NAME,
+            &format!("{} {}", search.name(), search.info.version),
+            &format!("{} {}", eval.name(), eval.info.version),
+        )
     }
 
     /// Protocol 1's `white`/`black`: the side to move changes, the pieces do not.
@@ -790,6 +857,7 @@ impl Session {
             self.discard_search();
             return;
         }
+        self.ask_partner();
         let budget = self.clock.budget(self.game.position().fullmoves().get());
         let Some(running) = self.search.as_mut() else { return };
         tracing::info!(job = running.job.id, "ponder hit");
@@ -825,6 +893,7 @@ impl Session {
         if self.game_over || !self.position_valid || self.claim_if_over() {
             return;
         }
+        self.ask_partner();
         let budget = self.clock.budget(self.game.position().fullmoves().get());
         self.start_search(Purpose::Move, budget);
     }
@@ -995,7 +1064,7 @@ impl Session {
                             after.play(best);
                             self.expected_reply = outcome.ponder.into_option().and_then(|r| after.from_plugin_move(r));
                             self.hint = self.expected_reply.map(|m| after.move_text(m));
-                            self.play_engine_move(best);
+                            self.play_engine_move(best, Some(&running));
                         }
                         None => {
                             let (origin, name) = running.culprits.search.clone();
@@ -1099,25 +1168,94 @@ impl Session {
                 let pv = format!("(no search) {}", failed.root.move_text(m));
                 self.reply(Reply::Thinking(Thinking { pv, ..Thinking::default() }));
             }
-            self.play_engine_move(m);
+            self.play_engine_move(m, None);
         } else {
             self.flush_pongs();
         }
     }
 
-    fn play_engine_move(&mut self, m: shakmaty::Move) {
+    /// Our move, found by `search` (`None`: played without a search): resigned
+    /// instead, or played with a draw offer or claim before it and the commentary
+    /// for a chess server after it.
+    fn play_engine_move(&mut self, m: shakmaty::Move, search: Option<&Running>) {
         let text = self.game.move_text(m);
+        let now = Instant::now();
+        let summary = search.and_then(|running| self.summary_of(running, m));
+        let judged = Judged {
+            score: summary.as_ref().map(|s| s.score),
+            depth: summary.as_ref().map_or(0, |s| s.depth),
+            fullmove: self.game.position().fullmoves().get(),
+            pawnless: self.game.position().board().pawns().is_empty(),
+            opponent_time_cs: self.clock.opponent_ms().map(|ms| ms / 10),
+        };
+        let options = &self.host_options;
+        let limits = Limits {
+            resign_threshold_cp: options.resign_threshold_cp,
+            resign_moves: options.resign_moves,
+            draw_offers: options.draw_offers,
+            contempt_cp: self.ics.contempt(options.contempt_cp),
+        };
+        let verdict = self.ics.judge(&judged, &limits);
+        if let Some(greeting) = self.ics.greet(&self.host_options.greeting, now) {
+            self.reply(greeting);
+        }
+        if verdict == Verdict::Resign {
+            tracing::info!(score = ?judged.score, depth = judged.depth, "resigning");
+            self.reply(Reply::Resign);
+            self.game_over = true;
+            self.flush_pongs();
+            return;
+        }
         // A draw that becomes claimable by our move is claimed before it, as the protocol asks.
-        if self.game.claimable_after(m) {
+        if self.game.claimable_after(m) || verdict == Verdict::OfferDrawAndPlay {
             self.reply(Reply::OfferDraw);
         }
+        let san = San::from_move(self.game.position(), m).to_string();
         self.game.play(m);
         self.claimed = false;
         self.reply(Reply::Move(text));
+        let commentary = self.host_options.commentary;
+        for line in self.ics.commentary(commentary, summary.as_ref(), &san, now) {
+            self.reply(line);
+        }
         let over = self.claim_if_over();
         self.flush_pongs();
         if !over {
             self.start_pondering();
+        }
+    }
+
+    /// What the search found for the move `m` it chose, for the spectators and the
+    /// resign and draw policy; `None` when its last line does not start with `m`.
+    fn summary_of(&self, running: &Running, m: shakmaty::Move) -> Option<Summary> {
+        let line = running.last_line.as_ref()?;
+        let first = line.pv.first().and_then(|&first| running.root.from_plugin_move(first))?;
+        if first != m {
+            return None;
+        }
+        let time_ms = match self.clock.nodes_per_second {
+            Some(rate) if rate > 0 => line.nodes.saturating_mul(1000) / rate,
+            _ => line.time_ms,
+        };
+        Some(Summary {
+            depth: line.depth,
+            score: line.score,
+            nodes: line.nodes,
+            time_ms,
+            tbhits: line.tbhits,
+            pv: san_line(&running.root, &line.pv),
+        })
+    }
+
+    /// In bughouse, with the partner's help allowed: ask for a piece that mates now.
+    fn ask_partner(&mut self) {
+        if !self.bughouse || !self.host_options.partner_asks {
+            return;
+        }
+        let mating = ics::mating_drop(self.game.position(), self.game.castling_mode());
+        let fullmove = self.game.position().fullmoves().get();
+        if let Some(ask) = self.ics.partner_ask(mating, fullmove, Instant::now()) {
+            self.reply(ask);
         }
     }
 
@@ -1161,6 +1299,18 @@ fn pv_text(root: &Game, pv: &[PluginMove]) -> String {
     for &m in pv {
         let Some(m) = game.from_plugin_move(m) else { break };
         words.push(game.move_text(m));
+        game.play(m);
+    }
+    words.join(" ")
+}
+
+/// The legal prefix of a principal variation in SAN, for people to read.
+fn san_line(root: &Game, pv: &[PluginMove]) -> String {
+    let mut game = root.clone();
+    let mut words = Vec::with_capacity(pv.len());
+    for &m in pv {
+        let Some(m) = game.from_plugin_move(m) else { break };
+        words.push(San::from_move(game.position(), m).to_string());
         game.play(m);
     }
     words.join(" ")

@@ -62,6 +62,10 @@ pub enum Command<'a> {
     },
     Ics(&'a str),
     Computer,
+    /// `partner NAME` (bughouse), or `partner` alone: no partner any more.
+    Partner(Option<&'a str>),
+    /// What the bughouse partner told us.
+    Ptell(&'a str),
     Memory {
         mb: u32,
     },
@@ -194,6 +198,8 @@ impl<'a> Command<'a> {
             }
             "ics" => Ok(Command::Ics(rest)),
             "computer" => no_args(Command::Computer),
+            "partner" => Ok(Command::Partner((!rest.is_empty()).then_some(rest))),
+            "ptell" => Ok(Command::Ptell(rest)),
             "memory" => Ok(Command::Memory { mb: number(rest, "memory needs megabytes")? }),
             "cores" => {
                 let cores: u32 = number(rest, "cores needs a number")?;

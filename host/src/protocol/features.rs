@@ -5,11 +5,17 @@ use std::collections::BTreeSet;
 /// Everything but the options, in the order announced; `done=0` goes first
 /// because scanning plugin folders may be slow, `done=1` last.
 pub fn announcement(engine_name: &str, variants: &str) -> Vec<String> {
+    // Bughouse is crazyhouse on our board; the partner's board is the server's business.
+    let variants = if variants.split(',').any(|v| v == "crazyhouse") {
+        format!("{variants},bughouse")
+    } else {
+        variants.to_owned()
+    };
     vec![
         "done=0".to_owned(),
         format!(
             "myname=\"{engine_name}\" ping=1 setboard=1 usermove=1 playother=1 san=0 time=1 draw=1 \
-             sigint=0 sigterm=0 reuse=1 analyze=1 colors=0 name=0 nps=1 memory=1 smp=1 debug=1 \
+             sigint=0 sigterm=0 reuse=1 analyze=1 colors=0 name=1 ics=1 nps=1 memory=1 smp=1 debug=1 \
              pause=1 exclude=1 setscore=1 highlight=1 variants=\"{variants}\""
         ),
     ]

@@ -38,6 +38,17 @@ pub enum Reply {
     Highlight(String),
     /// `setup (PIECETOCHAR) WxH+S_PARENT FEN`: the start of an engine-defined variant.
     Setup(String),
+    Resign,
+    /// A command for the chess server, in Zippy mode.
+    TellIcs(String),
+    /// A command for the chess server that its aliases must not rewrite.
+    TellIcsNoAlias(String),
+    /// To the opponent and the spectators (the server's `kibitz`).
+    TellAll(String),
+    /// To the spectators only (the server's `whisper`).
+    TellOthers(String),
+    /// To the opponent only (the server's `say`).
+    TellOpponent(String),
 }
 
 /// A thinking line: `DEPTH SCORE TIME NODES SELDEPTH NPS TBHITS<Tab>PV`.
@@ -116,6 +127,12 @@ impl fmt::Display for Reply {
             Reply::OfferDraw => f.write_str("offer draw"),
             Reply::Highlight(colors) => write!(f, "highlight {}", OneLine(colors)),
             Reply::Setup(text) => write!(f, "setup {}", OneLine(text)),
+            Reply::Resign => f.write_str("resign"),
+            Reply::TellIcs(text) => write!(f, "tellics {}", OneLine(text)),
+            Reply::TellIcsNoAlias(text) => write!(f, "tellicsnoalias {}", OneLine(text)),
+            Reply::TellAll(text) => write!(f, "tellall {}", OneLine(text)),
+            Reply::TellOthers(text) => write!(f, "tellothers {}", OneLine(text)),
+            Reply::TellOpponent(text) => write!(f, "tellopponent {}", OneLine(text)),
         }
     }
 }

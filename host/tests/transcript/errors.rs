@@ -22,7 +22,7 @@ fn expected(kind: &str, lines: &[&str]) -> Vec<String> {
 #[test]
 fn unknown_commands() {
     let mut t = Transcript::playing("scripted");
-    let lines = ["frobnicate", "  analyse  ", "e2e9", "Usermove e2e4", "PING 1", "partner mann"];
+    let lines = ["frobnicate", "  analyse  ", "e2e9", "Usermove e2e4", "PING 1", "partners mann"];
     assert_eq!(replies(&mut t, &lines), expected("unknown command", &lines));
 }
 

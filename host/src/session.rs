@@ -34,6 +34,8 @@ const SAVE_OPTION: &str = "Save settings";
 /// How much `random` shakes the evaluation: enough to vary play, too little to spoil it.
 const RANDOM_NOISE_CP: u32 = 10;
 const RESET_OPTION: &str = "Reset settings";
+/// Diagnostics kept for a GUI that has not yet said whether it takes them.
+const MAX_PENDING_DEBUG: usize = 100;
 /// Below this much time left, a failed search is not retried: the best move known is played.
 const RETRY_MIN_MS: u64 = 20;
 
@@ -224,7 +226,11 @@ impl Session {
         }
         if self.negotiated.accepted("debug") {
             self.reply(Reply::Debug(text));
-        } else {
+        } else if !self.negotiated.rejected("debug") {
+            // A protocol-1 GUI never answers: keep the start-up lines, not a week's worth.
+            if self.pending_debug.len() == MAX_PENDING_DEBUG {
+                self.pending_debug.remove(0);
+            }
             self.pending_debug.push(text);
         }
     }
@@ -394,12 +400,18 @@ impl Session {
             }
             Command::AnalysisStatus => self.analysis_status(),
             Command::Name(name) => {
-                if !self.ics.set_opponent(name) {
+                if self.ics.set_opponent(name) {
+                    self.debug(format!("opponent {name}"));
+                } else {
                     // Locally xboard sends engine names with spaces; only server handles are used.
                     tracing::info!(name = ?name, "the opponent's name is no server handle; not used in messages");
                 }
             }
-            Command::Rating { own, opponent } => self.ics.set_ratings(own, opponent),
+            Command::Rating { own, opponent } => {
+                self.ics.set_ratings(own, opponent);
+                let contempt = self.ics.contempt(self.host_options.contempt_cp);
+                self.debug(format!("ratings {own} (us) and {opponent}: contempt {contempt} cp"));
+            }
             Command::Ics(host) => {
                 let lines = self.ics.set_server(host, self.finger_notes(), Instant::now());
                 self.out.extend(lines);
@@ -1199,8 +1211,14 @@ impl Session {
         if let Some(greeting) = self.ics.greet(&self.host_options.greeting, now) {
             self.reply(greeting);
         }
+        if verdict != Verdict::Play {
+            let score = judged.score.map(xboard_score).unwrap_or_default();
+            self.debug(format!(
+                "{verdict:?}: score {score} at depth {} (contempt {} cp)",
+                judged.depth, limits.contempt_cp
+            ));
+        }
         if verdict == Verdict::Resign {
-            tracing::info!(score = ?judged.score, depth = judged.depth, "resigning");
             self.reply(Reply::Resign);
             self.game_over = true;
             self.flush_pongs();

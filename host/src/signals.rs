@@ -1,5 +1,6 @@
 //! SIGINT and SIGTERM become events: SIGINT never kills (old xboards send it
-//! before every move), SIGTERM ends the process cleanly.
+//! before every move), SIGTERM ends the process cleanly. `signal-hook` on Unix;
+//! on Windows, where it does not serve the console's Ctrl-C, `ctrlc` (never both).
 
 use std::sync::mpsc::Sender;
 
@@ -29,5 +30,19 @@ pub fn install(inbox: Sender<Event>) {
     });
 }
 
-#[cfg(not(unix))]
+#[cfg(windows)]
+pub fn install(inbox: Sender<Event>) {
+    let inbox = std::sync::Mutex::new(inbox);
+    let installed = ctrlc::set_handler(move || {
+        tracing::info!("Ctrl-C received");
+        if let Ok(inbox) = inbox.lock() {
+            let _ = inbox.send(Event::Interrupt);
+        }
+    });
+    if let Err(error) = installed {
+        tracing::error!(%error, "cannot install the Ctrl-C handler");
+    }
+}
+
+#[cfg(not(any(unix, windows)))]
 pub fn install(_inbox: Sender<Event>) {}

@@ -52,4 +52,8 @@ impl Negotiated {
     pub fn accepted(&self, feature: &str) -> bool {
         self.accepted.contains(feature)
     }
+
+    pub fn rejected(&self, feature: &str) -> bool {
+        self.rejected.contains(feature)
+    }
 }

@@ -133,30 +133,21 @@ fn a_stronger_opponent_makes_a_draw_welcome_sooner() {
     assert_eq!(t.say(&["draw"]), ["offer draw"]);
 }
 
+/// A bughouse game on a server, with a partner, where a rook dropped on the back
+/// rank would mate; `extra` lines come before the position.
+fn bughouse_with_a_mate_in_hand(extra: &[&str]) -> Vec<String> {
+    let mut t = Transcript::playing("scripted");
+    t.say(&["new", "variant bughouse", "ics freechess.org", "partner mann", "sd 2"]);
+    t.say(extra);
+    t.say(&["setboard 6k1/5ppp/8/8/8/8/5PPP/6K1[] w - - 0 20", "go"])
+}
+
 #[test]
 fn a_bughouse_engine_asks_its_partner_for_a_mating_piece() {
-    let mut t = Transcript::playing("scripted");
-    let said = t.say(&[
-        "new",
-        "variant bughouse",
-        "ics freechess.org",
-        "partner mann",
-        "sd 2",
-        "setboard 6k1/5ppp/8/8/8/8/5PPP/6K1[] w - - 0 20",
-        "go",
-    ]);
+    let said = bughouse_with_a_mate_in_hand(&[]);
     assert!(said.contains(&"tellics ptell R mates here, please get me one".to_owned()), "{said:?}");
-    // Without a partner, or with the option off, no asks.
-    let mut t = Transcript::playing("scripted");
-    let said = t.say(&[
-        "new",
-        "variant bughouse",
-        "ics freechess.org",
-        "partner mann",
-        "option Ask partner for pieces=0",
-        "sd 2",
-        "setboard 6k1/5ppp/8/8/8/8/5PPP/6K1[] w - - 0 20",
-        "go",
-    ]);
+    let said = bughouse_with_a_mate_in_hand(&["option Ask partner for pieces=0"]);
     assert!(!said.iter().any(|l| l.contains("ptell")), "{said:?}");
+    let said = bughouse_with_a_mate_in_hand(&["partner"]);
+    assert!(!said.iter().any(|l| l.contains("ptell")), "no partner, no asks: {said:?}");
 }

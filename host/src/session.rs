@@ -400,6 +400,7 @@ impl Session {
             }
             Command::AnalysisStatus => self.analysis_status(),
             Command::Name(name) => {
+                self.finger_notes_due();
                 if self.ics.set_opponent(name) {
                     self.debug(format!("opponent {name}"));
                 } else {
@@ -408,14 +409,12 @@ impl Session {
                 }
             }
             Command::Rating { own, opponent } => {
+                self.finger_notes_due();
                 self.ics.set_ratings(own, opponent);
                 let contempt = self.ics.contempt(self.host_options.contempt_cp);
                 self.debug(format!("ratings {own} (us) and {opponent}: contempt {contempt} cp"));
             }
-            Command::Ics(host) => {
-                let lines = self.ics.set_server(host, self.finger_notes(), Instant::now());
-                self.out.extend(lines);
-            }
+            Command::Ics(host) => self.ics.set_server(host),
             Command::Computer => self.ics.set_computer(),
             Command::Partner(name) => {
                 if !self.ics.set_partner(name) {
@@ -750,6 +749,12 @@ impl Session {
     fn accepts_draw(&self) -> bool {
         self.game.position().is_insufficient_material()
             || self.ics.accepts_draw(self.last_score, self.host_options.contempt_cp)
+    }
+
+    fn finger_notes_due(&mut self) {
+        let notes = self.finger_notes();
+        let lines = self.ics.finger_notes_due(move || notes, Instant::now());
+        self.out.extend(lines);
     }
 
     /// Our finger notes on a chess server: the engine and the plugins in use.
@@ -1208,6 +1213,7 @@ impl Session {
             contempt_cp: self.ics.contempt(options.contempt_cp),
         };
         let verdict = self.ics.judge(&judged, &limits);
+        self.finger_notes_due();
         if let Some(greeting) = self.ics.greet(&self.host_options.greeting, now) {
             self.reply(greeting);
         }

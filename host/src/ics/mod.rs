@@ -113,20 +113,23 @@ impl Ics {
         self.last_ask = None;
     }
 
-    /// `ics HOST` (`-`: playing locally). A new server session sets our finger
-    /// notes, built by `notes` from names the operator chose.
-    pub fn set_server(&mut self, host: &str, notes: [String; 2], now: Instant) -> Vec<Reply> {
+    /// `ics HOST` (`-`: playing locally).
+    pub fn set_server(&mut self, host: &str) {
         let host = host.trim();
-        if host.is_empty() || host == "-" {
-            self.server = None;
+        self.server = (!host.is_empty() && host != "-").then(|| host.to_owned());
+    }
+
+    /// Our finger notes, once per server session, built by the caller from names the
+    /// operator chose. xboard sends `ics` before it has logged on, and drops what
+    /// we send the server until then: the notes wait for the first sign of a game
+    /// (`name`, `rating`, or our first move).
+    pub fn finger_notes_due(&mut self, notes: impl FnOnce() -> [String; 2], now: Instant) -> Vec<Reply> {
+        let Some(server) = &self.server else { return Vec::new() };
+        if self.fingered.as_ref() == Some(server) {
             return Vec::new();
         }
-        self.server = Some(host.to_owned());
-        if self.fingered.as_deref() == Some(host) {
-            return Vec::new();
-        }
-        self.fingered = Some(host.to_owned());
-        notes.into_iter().filter(|_| self.throttle.allow(now, 0)).map(Reply::TellIcsNoAlias).collect()
+        self.fingered = Some(server.clone());
+        notes().into_iter().filter(|_| self.throttle.allow(now, 0)).map(Reply::TellIcsNoAlias).collect()
     }
 
     /// `name X`: kept only when it is a valid handle; returns whether it was.
@@ -259,19 +262,24 @@ mod tests {
     fn finger_notes_once_per_server_session() {
         let now = Instant::now();
         let mut ics = Ics::default();
-        assert_eq!(ics.set_server("-", notes(), now), []);
+        ics.set_server("-");
         assert!(!ics.on_server());
-        let first = ics.set_server("freechess.org", notes(), now);
+        assert_eq!(ics.finger_notes_due(notes, now), []);
+        ics.set_server("freechess.org");
+        let first = ics.finger_notes_due(notes, now);
         assert_eq!(first.len(), 2);
         assert_eq!(first[0].to_string(), "tellicsnoalias set 1 Plugboard");
-        assert_eq!(ics.set_server("freechess.org", notes(), now + Duration::from_secs(60)), []);
+        ics.set_server("freechess.org");
+        assert_eq!(ics.finger_notes_due(notes, now + Duration::from_secs(60)), []);
+        ics.set_server("chessclub.com");
+        assert_eq!(ics.finger_notes_due(notes, now + Duration::from_secs(60)).len(), 2);
     }
 
     #[test]
     fn new_forgets_the_game_but_not_the_server_or_partner() {
         let now = Instant::now();
         let mut ics = Ics::default();
-        ics.set_server("freechess.org", notes(), now);
+        ics.set_server("freechess.org");
         assert!(ics.set_opponent("GuestABCD"));
         assert!(!ics.set_opponent("bad name; quit"));
         assert_eq!(ics.opponent(), None);
@@ -298,7 +306,8 @@ mod tests {
     fn mates_are_announced_once_and_commentary_is_throttled() {
         let mut now = Instant::now();
         let mut ics = Ics::default();
-        ics.set_server("freechess.org", notes(), now);
+        ics.set_server("freechess.org");
+        ics.finger_notes_due(notes, now);
         now += Duration::from_secs(60);
         let mut summary =
             Summary { depth: 9, score: Score::mate_in(3), nodes: 1000, time_ms: 100, tbhits: 0, pv: "Qh5".into() };

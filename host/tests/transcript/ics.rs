@@ -29,7 +29,9 @@ fn name_rating_ics_and_computer_are_kept_and_new_forgets_the_game() {
 #[test]
 fn a_server_session_starts_with_finger_notes_naming_the_plugins() {
     let mut t = Transcript::playing("scripted");
-    let said = t.say(&["ics freechess.org"]);
+    // xboard sends `ics` before it has logged on, and would drop what we said.
+    assert_eq!(t.say(&["ics freechess.org"]), Vec::<String>::new());
+    let said = t.say(&["name GuestABCD"]);
     assert_eq!(
         said,
         [
@@ -38,7 +40,7 @@ fn a_server_session_starts_with_finger_notes_naming_the_plugins() {
         ]
     );
     // xboard sends `ics` before every game: the notes are set once per server.
-    assert_eq!(t.say(&["new", "ics freechess.org"]), Vec::<String>::new());
+    assert_eq!(t.say(&["new", "ics freechess.org", "name GuestABCD", "rating 1 2"]), Vec::<String>::new());
 }
 
 #[test]

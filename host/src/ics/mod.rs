@@ -277,7 +277,6 @@ mod tests {
 
     #[test]
     fn new_forgets_the_game_but_not_the_server_or_partner() {
-        let now = Instant::now();
         let mut ics = Ics::default();
         ics.set_server("freechess.org");
         assert!(ics.set_opponent("GuestABCD"));

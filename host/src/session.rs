@@ -1318,23 +1318,20 @@ fn hash_ceiling_mb() -> u32 {
 
 /// The legal prefix of a principal variation, in the GUI's notation.
 fn pv_text(root: &Game, pv: &[PluginMove]) -> String {
-    let mut game = root.clone();
-    let mut words = Vec::with_capacity(pv.len());
-    for &m in pv {
-        let Some(m) = game.from_plugin_move(m) else { break };
-        words.push(game.move_text(m));
-        game.play(m);
-    }
-    words.join(" ")
+    pv_words(root, pv, |game, m| game.move_text(m))
 }
 
 /// The legal prefix of a principal variation in SAN, for people to read.
 fn san_line(root: &Game, pv: &[PluginMove]) -> String {
+    pv_words(root, pv, |game, m| San::from_move(game.position(), m).to_string())
+}
+
+fn pv_words(root: &Game, pv: &[PluginMove], word: impl Fn(&Game, shakmaty::Move) -> String) -> String {
     let mut game = root.clone();
     let mut words = Vec::with_capacity(pv.len());
     for &m in pv {
         let Some(m) = game.from_plugin_move(m) else { break };
-        words.push(San::from_move(game.position(), m).to_string());
+        words.push(word(&game, m));
         game.play(m);
     }
     words.join(" ")

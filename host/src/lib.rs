@@ -6,6 +6,7 @@
 //! see `DESIGN.md` for the picture.
 
 pub mod bench;
+pub mod book;
 pub mod clock;
 pub mod edit;
 pub mod engine;

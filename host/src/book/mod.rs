@@ -1,0 +1,241 @@
+//! Opening books in the Polyglot format: reading a book, choosing a move from it,
+//! and the text of `bk`.
+
+pub mod polyglot;
+
+use std::path::{Path, PathBuf};
+
+use shakmaty::{Chess, Move, Position, san::SanPlus};
+
+use polyglot::{ENTRY_SIZE, Entry};
+
+/// How a move is chosen among the book's moves for a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Choice {
+    /// The move with the highest weight.
+    Best,
+    /// A move drawn at random, in proportion to its weight.
+    #[default]
+    WeightedRandom,
+}
+
+impl Choice {
+    pub const NAMES: [&'static str; 2] = ["weighted random", "best"];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Choice::Best => "best",
+            Choice::WeightedRandom => "weighted random",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Choice> {
+        match name {
+            "best" => Some(Choice::Best),
+            "weighted random" => Some(Choice::WeightedRandom),
+            _ => None,
+        }
+    }
+}
+
+/// A book move for one position, with its weight.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BookMove {
+    pub m: Move,
+    pub weight: u32,
+}
+
+/// An opened book: its entries, in memory and sorted by key.
+#[derive(Debug)]
+pub struct Book {
+    path: PathBuf,
+    entries: Vec<Entry>,
+}
+
+impl Book {
+    /// Reads the whole book. A file that is no Polyglot book (a size that is not a
+    /// whole number of entries, or nothing in it) is refused with the reason.
+    pub fn open(path: &Path) -> Result<Book, String> {
+        let bytes = std::fs::read(path).map_err(|why| format!("cannot read {}: {why}", path.display()))?;
+        Book::from_bytes(path, &bytes)
+    }
+
+    pub fn from_bytes(path: &Path, bytes: &[u8]) -> Result<Book, String> {
+        if bytes.is_empty() {
+            return Err(format!("{} is empty", path.display()));
+        }
+        if bytes.len() % ENTRY_SIZE != 0 {
+            return Err(format!(
+                "{} is no Polyglot book: {} bytes is not a whole number of {ENTRY_SIZE}-byte entries",
+                path.display(),
+                bytes.len()
+            ));
+        }
+        let mut entries: Vec<Entry> = bytes
+            .chunks_exact(ENTRY_SIZE)
+            .map(|chunk| Entry::from_bytes(chunk.try_into().expect("chunks are whole entries")))
+            .collect();
+        // Lookups are binary searches; a book written out of order would hide moves.
+        if !entries.is_sorted_by_key(|e| e.key) {
+            tracing::warn!(path = %path.display(), "book entries are not sorted by key; sorting them");
+            entries.sort_by_key(|e| e.key);
+        }
+        Ok(Book { path: path.to_owned(), entries })
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// The book's legal moves for `position`, heaviest first; a move listed twice
+    /// has its weights added, and entries that decode to no legal move are skipped.
+    pub fn moves(&self, position: &Chess) -> Vec<BookMove> {
+        let key = polyglot::key(position);
+        let start = self.entries.partition_point(|e| e.key < key);
+        let mut moves: Vec<BookMove> = Vec::new();
+        for entry in self.entries[start..].iter().take_while(|e| e.key == key) {
+            let Some(m) = polyglot::decode_move(position, entry.raw_move) else {
+                tracing::debug!(key = format!("{key:016x}"), raw = entry.raw_move, "book entry with no legal move");
+                continue;
+            };
+            match moves.iter_mut().find(|b| b.m == m) {
+                Some(known) => known.weight += u32::from(entry.weight),
+                None => moves.push(BookMove { m, weight: u32::from(entry.weight) }),
+            }
+        }
+        // Stable, so equal weights keep the book's order.
+        moves.sort_by_key(|b| std::cmp::Reverse(b.weight));
+        moves
+    }
+
+    /// The move to play, if the book has one with any weight. `draw` is a number
+    /// in 0..1 used for the weighted choice.
+    pub fn choose(&self, position: &Chess, choice: Choice, draw: f64) -> Option<BookMove> {
+        let moves: Vec<BookMove> = self.moves(position).into_iter().filter(|b| b.weight > 0).collect();
+        match choice {
+            Choice::Best => moves.into_iter().next(),
+            Choice::WeightedRandom => {
+                let total: u64 = moves.iter().map(|b| u64::from(b.weight)).sum();
+                let mut target = (draw.clamp(0.0, 1.0) * total as f64) as u64;
+                for b in &moves {
+                    if target < u64::from(b.weight) {
+                        return Some(b.clone());
+                    }
+                    target -= u64::from(b.weight);
+                }
+                moves.last().cloned()
+            }
+        }
+    }
+}
+
+/// The lines of `bk` for the book's moves (without the closing empty line): each
+/// starts with a space, then SAN, the share of the total weight and the raw weight.
+pub fn listing(position: &Chess, moves: &[BookMove]) -> Vec<String> {
+    let total: u64 = moves.iter().map(|b| u64::from(b.weight)).sum();
+    moves
+        .iter()
+        .map(|b| {
+            let share = if total == 0 { 0.0 } else { 100.0 * f64::from(b.weight) / total as f64 };
+            let san = SanPlus::from_move(position.clone(), b.m).to_string();
+            format!(" {san:<7} {share:5.1}%  ({})", b.weight)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::{san::San, uci::UciMove};
+
+    fn data(name: &str) -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/books").join(name)
+    }
+
+    fn play(moves: &[&str]) -> Chess {
+        let mut position = Chess::default();
+        for text in moves {
+            let m = text.parse::<San>().unwrap().to_move(&position).unwrap();
+            position.play_unchecked(m);
+        }
+        position
+    }
+
+    fn sans(position: &Chess, moves: &[BookMove]) -> Vec<(String, u32)> {
+        moves.iter().map(|b| (SanPlus::from_move(position.clone(), b.m).to_string(), b.weight)).collect()
+    }
+
+    // Figures from python-chess's reader on the same files (tests/data/books/MANIFEST.md).
+    #[test]
+    fn reads_the_moves_python_chess_reads() {
+        let book = Book::open(&data("gm2001.bin")).unwrap();
+        assert_eq!(book.len(), 30416);
+        let start = Chess::default();
+        let top: Vec<(String, u32)> = sans(&start, &book.moves(&start)).into_iter().take(6).collect();
+        let expected = [("e4", 10439), ("d4", 10366), ("Nf3", 2146), ("c4", 1645), ("g3", 102), ("b3", 32)];
+        assert_eq!(top, expected.map(|(s, w)| (s.to_owned(), w)));
+
+        let sicilian = play(&["e4", "c5", "Nf3"]);
+        let replies = sans(&sicilian, &book.moves(&sicilian));
+        assert_eq!(&replies[..3], &[("d6".into(), 3938), ("Nc6".into(), 2301), ("e6".into(), 2045)]);
+    }
+
+    #[test]
+    fn castling_and_underpromotion_entries_decode() {
+        let trap = Book::open(&data("lasker-trap.bin")).unwrap();
+        let position =
+            play(&["d4", "d5", "c4", "e5", "dxe5", "d4", "e3", "Bb4+", "Bd2", "dxe3", "Bxb4", "exf2+", "Ke2"]);
+        let moves = trap.moves(&position);
+        assert_eq!(sans(&position, &moves)[0].0, "fxg1=N+");
+
+        let performance = Book::open(&data("performance.bin")).unwrap();
+        let sozin = play(&[
+            "e4", "c5", "Nf3", "d6", "d4", "cxd4", "Nxd4", "Nf6", "Nc3", "Nc6", "Bc4", "e6", "Be3", "a6", "Bb3", "Qc7",
+            "f4", "Be7", "Qf3", "O-O",
+        ]);
+        let castles: Vec<String> = sans(&sozin, &performance.moves(&sozin)).into_iter().map(|(s, _)| s).collect();
+        assert!(castles.contains(&"O-O".to_owned()) && castles.contains(&"O-O-O".to_owned()), "{castles:?}");
+        let short = performance.moves(&sozin).into_iter().find(|b| b.m.is_castle()).unwrap();
+        assert!(UciMove::from_standard(short.m).to_string().starts_with("e1"));
+    }
+
+    #[test]
+    fn choice_follows_the_weights() {
+        let book = Book::open(&data("gm2001.bin")).unwrap();
+        let start = Chess::default();
+        let best = book.choose(&start, Choice::Best, 0.99).unwrap();
+        assert_eq!(San::from_move(&start, best.m).to_string(), "e4");
+        // e4 holds the first 10439 of the weights, d4 the next 10366.
+        let total = 10439 + 10366 + 2146 + 1645 + 102 + 32 + 15 + 8;
+        let d4 = book.choose(&start, Choice::WeightedRandom, 10500.0 / total as f64).unwrap();
+        assert_eq!(San::from_move(&start, d4.m).to_string(), "d4");
+        let first = book.choose(&start, Choice::WeightedRandom, 0.0).unwrap();
+        assert_eq!(San::from_move(&start, first.m).to_string(), "e4");
+        assert!(book.choose(&play(&["a4", "h5", "Ra3", "Rh6"]), Choice::Best, 0.5).is_none());
+    }
+
+    #[test]
+    fn files_that_are_no_books_are_refused() {
+        let path = Path::new("x.bin");
+        assert!(Book::from_bytes(path, &[]).unwrap_err().contains("empty"));
+        assert!(Book::from_bytes(path, &[0; 17]).unwrap_err().contains("whole number"));
+        assert!(Book::open(Path::new("/nonexistent/book.bin")).unwrap_err().contains("cannot read"));
+    }
+
+    #[test]
+    fn bk_lines_start_with_a_space_and_give_shares() {
+        let start = Chess::default();
+        let e4 = "e4".parse::<San>().unwrap().to_move(&start).unwrap();
+        let d4 = "d4".parse::<San>().unwrap().to_move(&start).unwrap();
+        let lines = listing(&start, &[BookMove { m: e4, weight: 3 }, BookMove { m: d4, weight: 1 }]);
+        assert_eq!(lines, [" e4       75.0%  (3)", " d4       25.0%  (1)"]);
+    }
+}

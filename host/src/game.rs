@@ -129,6 +129,15 @@ impl Game {
         self.positions.last().unwrap_or(&self.start)
     }
 
+    /// The position when the rules are orthodox chess (Chess960 included), for the
+    /// opening book and the tablebases.
+    pub fn orthodox_position(&self) -> Option<&shakmaty::Chess> {
+        match self.position() {
+            VariantPosition::Chess(position) => Some(position),
+            _ => None,
+        }
+    }
+
     pub fn start(&self) -> &VariantPosition {
         &self.start
     }

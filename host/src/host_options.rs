@@ -1,10 +1,10 @@
 //! The engine's own options, as opposed to a plugin's: the ones the host acts on
 //! itself (time, the number of lines it asks the search for, its draw and resign
-//! policy, what it says on a chess server, its debug log).
+//! policy, what it says on a chess server, its debug log, its opening book).
 
 use plugboard_plugin_api::OptionSpec;
 
-use crate::protocol::options;
+use crate::{book::Choice, protocol::options};
 
 pub const OVERHEAD: &str = "Move overhead";
 pub const MULTI_PV: &str = "MultiPV";
@@ -18,6 +18,10 @@ pub const RESIGN_THRESHOLD: &str = "Resign threshold";
 pub const RESIGN_MOVES: &str = "Resign moves";
 pub const DRAW_OFFERS: &str = "Offer draws";
 pub const PARTNER_ASKS: &str = "Ask partner for pieces";
+pub const BOOK_FILE: &str = "Book file";
+pub const USE_BOOK: &str = "Use book";
+pub const BOOK_DEPTH: &str = "Book depth";
+pub const BOOK_CHOICE: &str = "Book choice";
 
 const DEFAULT_OVERHEAD_MS: u64 = 50;
 const DEFAULT_CONTEMPT_CP: i32 = 50;
@@ -28,6 +32,8 @@ pub const DEFAULT_GREETING: &str = "Hello {opponent}, good luck and have fun!";
 /// Nine pawns down for four moves in a row, as Crafty does it.
 const DEFAULT_RESIGN_CP: i64 = 900;
 const DEFAULT_RESIGN_MOVES: i64 = 4;
+/// Polyglot's `BookDepth`: in practice, as long as the book lasts.
+const DEFAULT_BOOK_DEPTH: i64 = 256;
 
 /// Where the one-line summary of each of our moves goes on a chess server.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -72,6 +78,12 @@ pub struct HostOptions {
     pub resign_moves: u32,
     pub draw_offers: bool,
     pub partner_asks: bool,
+    /// A Polyglot book; empty: none.
+    pub book_file: String,
+    pub use_book: bool,
+    /// The book is asked up to this move number.
+    pub book_depth: u32,
+    pub book_choice: Choice,
 }
 
 impl Default for HostOptions {
@@ -89,6 +101,10 @@ impl Default for HostOptions {
             resign_moves: DEFAULT_RESIGN_MOVES as u32,
             draw_offers: true,
             partner_asks: true,
+            book_file: String::new(),
+            use_book: true,
+            book_depth: DEFAULT_BOOK_DEPTH as u32,
+            book_choice: Choice::default(),
         }
     }
 }
@@ -103,6 +119,13 @@ impl HostOptions {
         vec![
             (OptionSpec::spin(OVERHEAD, DEFAULT_OVERHEAD_MS as i64, 0, 5000), self.overhead_ms.to_string()),
             (OptionSpec::spin(MULTI_PV, 1, 1, MAX_MULTI_PV), self.multipv.to_string()),
+            (OptionSpec::file(BOOK_FILE, ""), self.book_file.clone()),
+            (OptionSpec::check(USE_BOOK, true), flag(self.use_book)),
+            (OptionSpec::spin(BOOK_DEPTH, DEFAULT_BOOK_DEPTH, 1, 999), self.book_depth.to_string()),
+            (
+                OptionSpec::combo(BOOK_CHOICE, Choice::default().name(), &Choice::NAMES),
+                self.book_choice.name().to_owned(),
+            ),
             (OptionSpec::spin(CONTEMPT, i64::from(DEFAULT_CONTEMPT_CP), -1000, 1000), self.contempt_cp.to_string()),
             (OptionSpec::spin(RESIGN_THRESHOLD, DEFAULT_RESIGN_CP, 0, 10_000), self.resign_threshold_cp.to_string()),
             (OptionSpec::spin(RESIGN_MOVES, DEFAULT_RESIGN_MOVES, 1, 50), self.resign_moves.to_string()),
@@ -127,6 +150,10 @@ impl HostOptions {
                 CONTEMPT => self.contempt_cp = number()? as i32,
                 RESIGN_THRESHOLD => self.resign_threshold_cp = number()? as i32,
                 RESIGN_MOVES => self.resign_moves = number()? as u32,
+                BOOK_DEPTH => self.book_depth = number()? as u32,
+                USE_BOOK => self.use_book = text == "1",
+                BOOK_FILE => self.book_file = text,
+                BOOK_CHOICE => self.book_choice = Choice::from_name(&text).unwrap_or_default(),
                 LOG_FILES => self.log_files = number()? as u32,
                 DRAW_OFFERS => self.draw_offers = text == "1",
                 PARTNER_ASKS => self.partner_asks = text == "1",

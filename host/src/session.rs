@@ -2,7 +2,11 @@
 //! what it means, so ordering rules (a `pong` only after everything before it,
 //! the move before a pending `pong`) are properties of one loop.
 
-use std::{path::PathBuf, sync::mpsc::Sender, time::Instant};
+use std::{
+    path::{Path, PathBuf},
+    sync::{Arc, mpsc::Sender},
+    time::Instant,
+};
 
 use plugboard_plugin_api::{
     EVAL_FAILURE_PREFIX, Move as PluginMove, NO_DEADLINE, OptionSpec, PresetScore, Score, ScoreKind, SearchOutcome,
@@ -11,12 +15,14 @@ use plugboard_plugin_api::{
 use shakmaty::{CastlingMode, Color, Position, san::San};
 
 use crate::{
+    book::{self, Book},
     clock::{Budget, Clock},
     edit::{Edit, EditStep},
     event::{Event, Progress},
     game::{self, Game},
     host_options::{self, HostOptions},
     ics::{self, Ics, Judged, Limits, Summary, Verdict},
+    known_moves::{self, Advice, BookUse, KnownMove},
     logging::Logging,
     plugins::{Kind, OptionChange, Origin, PluginHost},
     protocol::{
@@ -27,6 +33,7 @@ use crate::{
     },
     search::{SearchJob, SearchSpec},
     settings,
+    tablebases::{self, Tablebases},
 };
 
 pub const ENGINE_NAME: &str = concat!("Plugboard ", env!("CARGO_PKG_VERSION"));
@@ -47,6 +54,13 @@ enum Purpose {
     Ponder {
         expected: shakmaty::Move,
     },
+}
+
+/// How the move we play was found.
+enum Found<'a> {
+    Searched(&'a Running),
+    /// Without a search: the note says how (`no search`, `book 42%`, …).
+    Unsearched(&'a str),
 }
 
 /// Which plugin files a search used, so a fault is pinned on the right one.
@@ -126,6 +140,15 @@ pub struct Session {
     quit: bool,
     /// Where `Save settings` writes, if anywhere.
     settings_path: Option<PathBuf>,
+    /// The opening book of the `Book file` option, when it opened.
+    book: Option<Book>,
+    /// The state of the generator that picks weighted book moves.
+    book_draws: u64,
+    /// Syzygy tables from `egtpath syzygy`, when any were found.
+    tablebases: Option<Arc<Tablebases>>,
+    /// In a drawn tablebase position, the moves that keep the draw: our search
+    /// chooses among them only.
+    drawing_moves: Vec<shakmaty::Move>,
 }
 
 impl Session {
@@ -168,6 +191,12 @@ impl Session {
             logging: None,
             quit: false,
             settings_path: None,
+            book: None,
+            book_draws: std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0x9e37_79b9_7f4a_7c15, |t| t.as_nanos() as u64),
+            tablebases: None,
+            drawing_moves: Vec::new(),
         };
         session.report_scan();
         session
@@ -359,10 +388,7 @@ impl Session {
                     self.reply(Reply::Hint(hint));
                 }
             }
-            Command::Bk => {
-                self.reply(Reply::TableRow("No opening book is loaded.".into()));
-                self.reply(Reply::EmptyLine);
-            }
+            Command::Bk => self.book_listing(),
             Command::Undo | Command::Remove => {
                 let count = if command == Command::Undo { 1 } else { 2 };
                 self.discard_search();
@@ -436,8 +462,9 @@ impl Session {
                 }
             }
             Command::Cores(cores) => self.threads = cores,
+            Command::EgtPath { kind: "syzygy", path } => self.load_tablebases(path),
             Command::EgtPath { .. } => {
-                self.reply(Reply::Error { kind: "not supported", command: line.trim().to_owned() })
+                self.reply(Reply::Error { kind: "unsupported tablebase type", command: line.trim().to_owned() })
             }
             Command::Option { name, value } => self.set_option(line.trim(), name, value),
             Command::Edit => {
@@ -609,6 +636,9 @@ impl Session {
             if (&old.log_folder, old.log_files) != (&self.host_options.log_folder, self.host_options.log_files) {
                 self.move_log();
             }
+            if old.book_file != self.host_options.book_file {
+                self.open_book();
+            }
             self.plugins.reset();
             self.clear_hash = true;
             // The GUI purged its option list when the button was pressed: always answer.
@@ -625,6 +655,9 @@ impl Session {
                     }
                     if name == host_options::LOG_FOLDER || name == host_options::LOG_FILES {
                         self.move_log();
+                    }
+                    if name == host_options::BOOK_FILE {
+                        self.open_book();
                     }
                 }
                 Err(why) => self.reply(Reply::Error { kind: "bad parameter", command: format!("{line} ({why})") }),
@@ -875,6 +908,10 @@ impl Session {
             return;
         }
         self.ask_partner();
+        if self.play_known_move() {
+            self.discard_search();
+            return;
+        }
         let budget = self.clock.budget(self.game.position().fullmoves().get());
         let Some(running) = self.search.as_mut() else { return };
         tracing::info!(job = running.job.id, "ponder hit");
@@ -911,8 +948,124 @@ impl Session {
             return;
         }
         self.ask_partner();
+        if self.play_known_move() {
+            return;
+        }
         let budget = self.clock.budget(self.game.position().fullmoves().get());
         self.start_search(Purpose::Move, budget);
+    }
+
+    /// Plays the book's or the tablebases' move if they have one; in a drawn
+    /// tablebase position, leaves the drawing moves for the search.
+    fn play_known_move(&mut self) -> bool {
+        self.drawing_moves.clear();
+        let book_use = BookUse {
+            enabled: self.host_options.use_book,
+            depth: self.host_options.book_depth,
+            choice: self.host_options.book_choice,
+        };
+        let draw = self.next_book_draw();
+        match known_moves::advise(&self.game, self.book.as_ref(), book_use, self.tablebases.as_deref(), draw) {
+            Advice::Search => false,
+            Advice::SearchAmong(moves) => {
+                self.drawing_moves = moves;
+                false
+            }
+            Advice::Play(known) => {
+                self.play_without_search(known);
+                true
+            }
+        }
+    }
+
+    fn play_without_search(&mut self, known: KnownMove) {
+        tracing::info!(mv = %self.game.move_text(known.m), how = %known.thinking, "move known without search");
+        if self.post {
+            let thinking =
+                Thinking { score: i64::from(known.score), pv: known.thinking.clone(), ..Thinking::default() };
+            self.reply(Reply::Thinking(thinking));
+        }
+        let mut after = self.game.clone();
+        after.play(known.m);
+        self.expected_reply = known.expected_reply;
+        self.hint = known.expected_reply.map(|r| after.move_text(r));
+        self.last_score = Some(known.score);
+        self.play_engine_move(known.m, Found::Unsearched(&known.note));
+    }
+
+    /// A number in 0..1 for the weighted book choice (splitmix64: varied, not secret).
+    fn next_book_draw(&mut self) -> f64 {
+        self.book_draws = self.book_draws.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.book_draws;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^= z >> 31;
+        (z >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    /// Opens the book the `Book file` option names (none when it is empty).
+    fn open_book(&mut self) {
+        let file = self.host_options.book_file.trim().to_owned();
+        self.book = None;
+        if file.is_empty() {
+            return;
+        }
+        match Book::open(Path::new(&file)) {
+            Ok(book) => {
+                self.debug(format!("book {} opened: {} entries", book.path().display(), book.len()));
+                self.book = Some(book);
+            }
+            Err(why) => {
+                tracing::warn!(%why, "book not opened");
+                self.reply(Reply::TellUserError(format!("Book not opened: {why}")));
+            }
+        }
+    }
+
+    /// `bk`: the book's moves here, else the tablebases' verdict on every move.
+    fn book_listing(&mut self) {
+        let mut rows = Vec::new();
+        if let Some(position) = self.game.orthodox_position() {
+            if let Some(book) = self.book.as_ref().filter(|_| self.game.castling_mode() == CastlingMode::Standard) {
+                rows = book::listing(position, &book.moves(position));
+            }
+            if rows.is_empty()
+                && let Some(lines) = self.tablebases.as_ref().and_then(|tb| tb.listing(position))
+            {
+                rows = lines.iter().map(|line| line.trim_start().to_owned()).collect();
+            }
+        }
+        if rows.is_empty() {
+            rows.push(match (&self.book, &self.tablebases) {
+                (None, None) => "No opening book is loaded.".to_owned(),
+                _ => "No book or tablebase moves in this position.".to_owned(),
+            });
+        }
+        for row in rows {
+            self.reply(Reply::TableRow(row));
+        }
+        self.reply(Reply::EmptyLine);
+    }
+
+    /// `egtpath syzygy PATH`: the tables in these folders replace the ones before.
+    fn load_tablebases(&mut self, paths: &str) {
+        let (tables, problems) = Tablebases::load(paths);
+        for problem in &problems {
+            tracing::warn!(%problem, "tablebases");
+            self.reply(Reply::TellUser(format!("Syzygy tablebases: {problem}")));
+        }
+        if tables.is_empty() {
+            self.tablebases = None;
+            tablebases::install(None);
+            self.reply(Reply::TellUser(format!("No Syzygy tables found in {paths}: playing without tablebases")));
+            return;
+        }
+        self.debug(format!("Syzygy tablebases: {}", tables.describe()));
+        let tables = Arc::new(tables);
+        tablebases::install(Some(tables.clone()));
+        self.tablebases = Some(tables);
+        // Scores found without the tables may be wrong with them.
+        self.clear_hash = true;
     }
 
     fn restart_analysis(&mut self) {
@@ -958,7 +1111,9 @@ impl Session {
             // Exclusions apply to the current position; a ponder search looks at another.
             // Empty means every legal move, which is also what a search for our move
             // falls back to when everything was excluded.
-            root_moves: if matches!(purpose, Purpose::Ponder { .. }) || self.excluded.is_empty() {
+            root_moves: if purpose == Purpose::Move && !self.drawing_moves.is_empty() {
+                self.drawing_moves.iter().map(|&m| game::to_plugin_move(m)).collect()
+            } else if matches!(purpose, Purpose::Ponder { .. }) || self.excluded.is_empty() {
                 Vec::new()
             } else {
                 let legal = game.position().legal_moves();
@@ -1081,7 +1236,7 @@ impl Session {
                             after.play(best);
                             self.expected_reply = outcome.ponder.into_option().and_then(|r| after.from_plugin_move(r));
                             self.hint = self.expected_reply.map(|m| after.move_text(m));
-                            self.play_engine_move(best, Some(&running));
+                            self.play_engine_move(best, Found::Searched(&running));
                         }
                         None => {
                             let (origin, name) = running.culprits.search.clone();
@@ -1185,19 +1340,21 @@ impl Session {
                 let pv = format!("(no search) {}", failed.root.move_text(m));
                 self.reply(Reply::Thinking(Thinking { pv, ..Thinking::default() }));
             }
-            self.play_engine_move(m, None);
+            self.play_engine_move(m, Found::Unsearched("no search"));
         } else {
             self.flush_pongs();
         }
     }
 
-    /// Our move, found by `search` (`None`: played without a search): resigned
-    /// instead, or played with a draw offer or claim before it and the commentary
-    /// for a chess server after it.
-    fn play_engine_move(&mut self, m: shakmaty::Move, search: Option<&Running>) {
+    /// Our move, as `found`: resigned instead, or played with a draw offer or claim
+    /// before it and the commentary for a chess server after it.
+    fn play_engine_move(&mut self, m: shakmaty::Move, found: Found<'_>) {
         let text = self.game.move_text(m);
         let now = Instant::now();
-        let summary = search.and_then(|running| self.summary_of(running, m));
+        let (summary, note) = match found {
+            Found::Searched(running) => (self.summary_of(running, m), "no search"),
+            Found::Unsearched(note) => (None, note),
+        };
         let judged = Judged {
             score: summary.as_ref().map(|s| s.score),
             depth: summary.as_ref().map_or(0, |s| s.depth),
@@ -1239,7 +1396,7 @@ impl Session {
         self.claimed = false;
         self.reply(Reply::Move(text));
         let commentary = self.host_options.commentary;
-        for line in self.ics.commentary(commentary, summary.as_ref(), &san, now) {
+        for line in self.ics.commentary(commentary, summary.as_ref(), &san, note, now) {
             self.reply(line);
         }
         let over = self.claim_if_over();

@@ -5,7 +5,7 @@ pub mod polyglot;
 
 use std::path::{Path, PathBuf};
 
-use shakmaty::{Chess, Move, Position, san::SanPlus};
+use shakmaty::{Chess, Move, san::SanPlus};
 
 use polyglot::{ENTRY_SIZE, Entry};
 
@@ -137,8 +137,8 @@ impl Book {
     }
 }
 
-/// The lines of `bk` for the book's moves (without the closing empty line): each
-/// starts with a space, then SAN, the share of the total weight and the raw weight.
+/// The rows of `bk` for the book's moves: SAN, the share of the total weight and
+/// the raw weight (the reply adds the leading blank and the closing empty line).
 pub fn listing(position: &Chess, moves: &[BookMove]) -> Vec<String> {
     let total: u64 = moves.iter().map(|b| u64::from(b.weight)).sum();
     moves
@@ -146,7 +146,7 @@ pub fn listing(position: &Chess, moves: &[BookMove]) -> Vec<String> {
         .map(|b| {
             let share = if total == 0 { 0.0 } else { 100.0 * f64::from(b.weight) / total as f64 };
             let san = SanPlus::from_move(position.clone(), b.m).to_string();
-            format!(" {san:<7} {share:5.1}%  ({})", b.weight)
+            format!("{san:<7} {share:5.1}%  ({})", b.weight)
         })
         .collect()
 }
@@ -154,7 +154,7 @@ pub fn listing(position: &Chess, moves: &[BookMove]) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::{san::San, uci::UciMove};
+    use shakmaty::{Position, san::San, uci::UciMove};
 
     fn data(name: &str) -> PathBuf {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/books").join(name)
@@ -214,7 +214,7 @@ mod tests {
         let best = book.choose(&start, Choice::Best, 0.99).unwrap();
         assert_eq!(San::from_move(&start, best.m).to_string(), "e4");
         // e4 holds the first 10439 of the weights, d4 the next 10366.
-        let total = 10439 + 10366 + 2146 + 1645 + 102 + 32 + 15 + 8;
+        let total = 10439 + 10366 + 2146 + 1645 + 102 + 32 + 5 + 3;
         let d4 = book.choose(&start, Choice::WeightedRandom, 10500.0 / total as f64).unwrap();
         assert_eq!(San::from_move(&start, d4.m).to_string(), "d4");
         let first = book.choose(&start, Choice::WeightedRandom, 0.0).unwrap();
@@ -231,11 +231,11 @@ mod tests {
     }
 
     #[test]
-    fn bk_lines_start_with_a_space_and_give_shares() {
+    fn bk_rows_give_shares_and_weights() {
         let start = Chess::default();
         let e4 = "e4".parse::<San>().unwrap().to_move(&start).unwrap();
         let d4 = "d4".parse::<San>().unwrap().to_move(&start).unwrap();
         let lines = listing(&start, &[BookMove { m: e4, weight: 3 }, BookMove { m: d4, weight: 1 }]);
-        assert_eq!(lines, [" e4       75.0%  (3)", " d4       25.0%  (1)"]);
+        assert_eq!(lines, ["e4       75.0%  (3)", "d4       25.0%  (1)"]);
     }
 }

@@ -199,6 +199,7 @@ impl Ics {
         mode: Commentary,
         summary: Option<&Summary>,
         played_san: &str,
+        unsearched_note: &str,
         now: Instant,
     ) -> Vec<Reply> {
         let mut lines = Vec::new();
@@ -219,7 +220,7 @@ impl Ics {
         }
         let text = match summary {
             Some(summary) => talk::summary(summary),
-            None => talk::unsearched(played_san),
+            None => talk::unsearched(played_san, unsearched_note),
         };
         // One line kept in hand, so a mate announcement is never crowded out.
         if mode != Commentary::Off && self.throttle.allow(now, 1) {
@@ -298,7 +299,7 @@ mod tests {
         assert_eq!(ics.greet("Hello", now), None);
         let summary =
             Summary { depth: 5, score: Score::mate_in(2), nodes: 100, time_ms: 10, tbhits: 0, pv: "Qh5".into() };
-        assert_eq!(ics.commentary(Commentary::Kibitz, Some(&summary), "Qh5", now), []);
+        assert_eq!(ics.commentary(Commentary::Kibitz, Some(&summary), "Qh5", "no search", now), []);
     }
 
     #[test]
@@ -310,15 +311,16 @@ mod tests {
         now += Duration::from_secs(60);
         let mut summary =
             Summary { depth: 9, score: Score::mate_in(3), nodes: 1000, time_ms: 100, tbhits: 0, pv: "Qh5".into() };
-        let lines = ics.commentary(Commentary::Whisper, Some(&summary), "Qh5", now);
+        let lines = ics.commentary(Commentary::Whisper, Some(&summary), "Qh5", "no search", now);
         assert_eq!(lines[0].to_string(), "tellall Mate in 3!");
         assert!(lines[1].to_string().starts_with("tellothers d9 +M3 "));
         now += Duration::from_secs(10);
         summary.score = Score::mate_in(2);
-        let lines = ics.commentary(Commentary::Whisper, Some(&summary), "Qh5", now);
+        let lines = ics.commentary(Commentary::Whisper, Some(&summary), "Qh5", "no search", now);
         assert_eq!(lines.len(), 1, "{lines:?}");
         // Many moves at once: the spectators get a few lines, not one per move.
-        let said = (0..20).flat_map(|_| ics.commentary(Commentary::Whisper, Some(&summary), "Qh5", now)).count();
+        let said =
+            (0..20).flat_map(|_| ics.commentary(Commentary::Whisper, Some(&summary), "Qh5", "no search", now)).count();
         assert!(said <= BURST_LINES as usize, "{said}");
     }
 

@@ -54,9 +54,10 @@ pub fn summary(s: &Summary) -> String {
     text
 }
 
-/// A move made without a search (the search failed or was overdue).
-pub fn unsearched(move_san: &str) -> String {
-    format!("{move_san} (no search)")
+/// A move made without a search: from the book, the tablebases, or the best
+/// known when a search failed; `note` says which.
+pub fn unsearched(move_san: &str, note: &str) -> String {
+    format!("{move_san} ({note})")
 }
 
 pub fn mate_announcement(moves: i32) -> String {

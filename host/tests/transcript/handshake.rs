@@ -14,14 +14,18 @@ fn handshake_lists_features_then_options_then_done() {
         lines[1],
         "feature myname=\"Plugboard 0.1.0\" ping=1 setboard=1 usermove=1 playother=1 san=0 time=1 draw=1 \
          sigint=0 sigterm=0 reuse=1 analyze=1 colors=0 name=1 ics=1 nps=1 memory=1 smp=1 debug=1 \
-         pause=1 exclude=1 setscore=1 highlight=1 \
+         pause=1 exclude=1 setscore=1 highlight=1 egt=\"syzygy\" \
          variants=\"normal,fischerandom,atomic,suicide,giveaway,kingofthehill,3check,crazyhouse,racingkings,horde,bughouse\""
     );
     assert_eq!(
-        lines[2..18],
+        lines[2..22],
         [
             "feature option=\"Move overhead -spin 50 0 5000\"",
             "feature option=\"MultiPV -spin 1 1 64\"",
+            "feature option=\"Book file -file \"",
+            "feature option=\"Use book -check 1\"",
+            "feature option=\"Book depth -spin 256 1 999\"",
+            "feature option=\"Book choice -combo *weighted random /// best\"",
             "feature option=\"Contempt -spin 50 -1000 1000\"",
             "feature option=\"Resign threshold -spin 900 0 10000\"",
             "feature option=\"Resign moves -spin 4 1 50\"",
@@ -38,10 +42,10 @@ fn handshake_lists_features_then_options_then_done() {
             "feature option=\"Evaluation -combo *pesto\"",
         ]
     );
-    assert_eq!(lines[18], "feature option=\"Rescan plugins -button\"");
-    assert!(lines[19].starts_with("feature option=\"Plugin folder -path "));
+    assert_eq!(lines[22], "feature option=\"Rescan plugins -button\"");
+    assert!(lines[23].starts_with("feature option=\"Plugin folder -path "));
     assert_eq!(
-        lines[20..],
+        lines[24..],
         ["feature option=\"Null move pruning -check 1\"", "feature option=\"Tempo -spin 10 0 100\"", "feature done=1",]
     );
 }

@@ -36,12 +36,22 @@ fn cores_sets_the_threads_of_the_next_search() {
 }
 
 #[test]
-fn egtpath_is_refused_as_not_supported() {
-    // The engine announces no `egt` feature, so a GUI should not send it.
+fn egtpath_with_no_tables_is_told_and_play_goes_on() {
     let mut t = Transcript::playing("scripted");
+    let said = t.say(&["egtpath syzygy /nonexistent/tb", "ping 1"]);
+    assert!(
+        said.iter().any(|l| l.starts_with("telluser Syzygy tablebases: ") && l.contains("/nonexistent/tb")),
+        "{said:?}"
+    );
+    assert!(
+        said.contains(&"telluser No Syzygy tables found in /nonexistent/tb: playing without tablebases".to_owned())
+    );
+    assert_eq!(said.last().map(String::as_str), Some("pong 1"));
+    assert_eq!(t.say(&["new", "go"]), ["move b1a3"]);
+    // Only Syzygy is announced (`egt="syzygy"`).
     assert_eq!(
-        t.say(&["egtpath syzygy /opt/tb", "ping 1"]),
-        ["Error (not supported): egtpath syzygy /opt/tb", "pong 1"]
+        t.say(&["egtpath gaviota /opt/gtb", "ping 2"]),
+        ["Error (unsupported tablebase type): egtpath gaviota /opt/gtb", "pong 2"]
     );
 }
 

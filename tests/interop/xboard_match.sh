@@ -6,9 +6,15 @@
 # Usage (from the repository root):
 #     tests/interop/xboard_match.sh target/release/plugboard
 #
+# Plugboard plays with the opening book tests/data/books/gm2001.bin (set through
+# xboard's -firstOptions) and the Syzygy tables of tests/data/syzygy (through
+# -egtFormats, which makes xboard send `egtpath syzygy`).
+#
 # Passes (exit 0) when xboard finished the match by itself, the PGN holds two
 # finished games with Plugboard as White in one and Black in the other, the
-# debug log shows Plugboard's `feature done=1` and its moves, and nothing says
+# debug log shows Plugboard's `feature done=1` and its moves, book moves among
+# them (thinking lines starting with `(book`; how long each took after the move or
+# `go` before it is printed, a figure, not a check), and nothing says
 # Plugboard made or was told of an illegal move, answered with an error, lost
 # on time or crashed. Everything is kept in a temporary folder whose path is
 # printed at the end.
@@ -26,6 +32,9 @@ INC=${INC:-0.2}              # increment per move, seconds
 GAMES=2
 DRAW_AFTER_MOVES=${DRAW_AFTER_MOVES:-100}   # xboard adjudicates a draw after this many moves
 WALL_LIMIT=${WALL_LIMIT:-300}                # seconds for the whole xboard run
+REPO=$(cd "$(dirname -- "$0")/../.." && pwd)
+BOOK=${BOOK:-$REPO/tests/data/books/gm2001.bin}
+TABLES=${TABLES:-$REPO/tests/data/syzygy}
 
 check_prerequisites "$1"
 [ -x "$FAIRYMAX" ] || fail "fairymax not found at $FAIRYMAX (apt-get install fairymax)"
@@ -53,7 +62,8 @@ run_xboard \
   -fcp "$ENGINE" -fd "$ENGINE_DIR" \
   -scp "$OPPONENT" -sd "$WORK" \
   -mg "$GAMES" -tc "$TC" -inc "$INC" \
-  -xponder -autoCallFlag true -testClaims true \
+  -xponder -autoCallFlag true -testClaims true -showThinking true \
+  -firstOptions "Book file=$BOOK" -egtFormats "syzygy:$TABLES" \
   -adjudicateDrawMoves "$DRAW_AFTER_MOVES" -matchPause 1000
 check_run "the match"
 
@@ -74,6 +84,18 @@ bad=$(to_us | grep -aiE ':[[:space:]]*Illegal move' || true)
 [ -z "$bad" ] || problem "debug file: xboard told Plugboard of an illegal move:"$'\n'"$bad"
 bad=$(grep -aiE 'Illegal move.*(first|plugboard)|Forfeit|exited unexpectedly|crashed|stalled' "$DEBUG_FILE" | grep -avE '^[0-9]* *[<>]second' || true)
 [ -z "$bad" ] || problem "debug file: xboard reports a forfeit/illegal move/crash:"$'\n'"$bad"
+told first | grep -qF "option Book file=$BOOK" || problem "debug file: xboard never set Plugboard's book"
+told first | grep -qF "egtpath syzygy $TABLES" || problem "debug file: xboard never sent 'egtpath syzygy'"
+# Book moves: the time from the last line sent to Plugboard to its book move.
+book_delays=$(awk '
+  / >first *:/ { split($0, f, " "); sent = f[1] }
+  / <first *:.*\t\(book / { book = 1 }
+  / <first *: *move / { if (book) { split($0, f, " "); print f[1] - sent }; book = 0 }
+' "$DEBUG_FILE")
+n_book=$(printf '%s' "$book_delays" | grep -c . || true)
+slowest_book=$(printf '%s\n' "$book_delays" | sort -n | tail -1)
+[ "$n_book" -ge 2 ] || problem "debug file: fewer than 2 book moves from Plugboard ($n_book)"
+echo "book moves: $n_book, the slowest ${slowest_book:-?} ms after xboard's last line to Plugboard"
 check_xboard_messages
 
 # ---- the PGN

@@ -9,7 +9,8 @@ use std::path::PathBuf;
 
 use common::Engine;
 use shakmaty::{
-    Bitboard, Board, CastlingMode, Chess, Color, Move, Piece, Position, Role, Setup, Square, fen::Fen, uci::UciMove,
+    Bitboard, Board, CastlingMode, Chess, Color, FromSetup, Move, Piece, Position, Role, Setup, Square, fen::Fen,
+    uci::UciMove,
 };
 use shakmaty_syzygy::{AmbiguousWdl, Tablebase, Wdl};
 
@@ -111,6 +112,8 @@ fn defend(tables: &Tablebase<Chess>, position: &Chess) -> Move {
 struct Played {
     /// Moves of the engine until mate, or `None` when it did not mate.
     moves_to_mate: Option<u32>,
+    /// Engine moves shown as the tables' choice (a `(tablebase` thinking line).
+    tablebase_moves: u32,
     engine_lost: bool,
     transcript: String,
 }
@@ -119,14 +122,17 @@ struct Played {
 /// `max_moves` of its moves.
 fn play(engine: &mut Engine, tables: &Tablebase<Chess>, start: &Chess, max_moves: u32) -> Played {
     let fen = Fen::from_position(start, shakmaty::EnPassantMode::Legal).to_string();
-    for line in ["new", "force", &format!("setboard {fen}"), "sd 4", "go"] {
+    for line in ["new", "force", "post", &format!("setboard {fen}"), "sd 4", "go"] {
         engine.send(line);
     }
     let mut position = start.clone();
     let mut transcript = vec![fen];
-    let mut played = Played { moves_to_mate: None, engine_lost: false, transcript: String::new() };
+    let mut played = Played { moves_to_mate: None, tablebase_moves: 0, engine_lost: false, transcript: String::new() };
     for moves in 1..=max_moves {
         let lines = engine.read_until(|l| l.starts_with("move ") || is_result(l));
+        if lines.iter().any(|l| l.contains("\t(tablebase ")) {
+            played.tablebase_moves += 1;
+        }
         let last = lines.last().cloned().unwrap_or_default();
         let Some(text) = last.strip_prefix("move ").map(str::to_owned) else {
             // The engine claimed the game over (a repetition the defender allowed).
@@ -181,6 +187,8 @@ fn converts(name: &str, white: &[Role], black: &[Role], seed: u64) {
     for start in positions(white, black, Wdl::Win, seed) {
         let played = play(&mut engine, &tables, &start, 60);
         let moves = played.moves_to_mate.unwrap_or_else(|| panic!("{name}: no mate in {}", played.transcript));
+        // Every move was the tables' own, not the search's.
+        assert_eq!(played.tablebase_moves, moves, "{name}: {}", played.transcript);
         total += moves;
     }
     let average = f64::from(total) / POSITIONS_PER_ENDING as f64;

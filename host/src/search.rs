@@ -257,6 +257,10 @@ fn run(
         };
         let _ = inbox.send(Event::Progress { job: id, progress });
     };
+    // A plugin built before tablebases were lent has no such entry: it gets none.
+    if let Some(use_tablebases) = spec.module.use_tablebases() {
+        use_tablebases(crate::tablebases::plugin_probe().into());
+    }
     match (spec.module.search())(&request, spec.eval, Reporter::new(&relay)) {
         RResult::ROk(outcome) => Ok(outcome),
         RResult::RErr(message) => Err(message.into()),

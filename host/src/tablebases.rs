@@ -7,7 +7,8 @@ use std::{
     sync::{Arc, RwLock},
 };
 
-use shakmaty::{Chess, Move, Position, san::SanPlus};
+use plugboard_plugin_api::{self as api, TablebaseProbe, TablebaseSource};
+use shakmaty::{Chess, Move, Position, san::SanPlus, variant::VariantPosition};
 use shakmaty_syzygy::{AmbiguousWdl, SyzygyError, Tablebase, Wdl};
 
 /// What the side to move gets with best play, under the fifty-move rule.
@@ -221,6 +222,40 @@ pub fn active() -> Option<Arc<Tablebases>> {
     ACTIVE.read().unwrap_or_else(|poisoned| poisoned.into_inner()).clone()
 }
 
+/// What a search plugin's probe reaches: whatever tables are lent at the time.
+struct Lent;
+
+static LENT: Lent = Lent;
+
+impl TablebaseSource for Lent {
+    fn probe_wdl(&self, position: &api::Position) -> Option<api::Wdl> {
+        if position.variant != api::Variant::CHESS {
+            return None;
+        }
+        let lent = ACTIVE.read().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let tables = lent.as_ref()?;
+        if position.colors[0].count_ones() + position.colors[1].count_ones() > tables.max_pieces() as u32 {
+            return None;
+        }
+        let VariantPosition::Chess(chess) = plugboard_shakmaty::from_plugin_position(position).ok()? else {
+            return None;
+        };
+        Some(match tables.probe_wdl_after_zeroing(&chess)? {
+            Wdl::Loss => api::Wdl::LOSS,
+            Wdl::BlessedLoss => api::Wdl::BLESSED_LOSS,
+            Wdl::Draw => api::Wdl::DRAW,
+            Wdl::CursedWin => api::Wdl::CURSED_WIN,
+            Wdl::Win => api::Wdl::WIN,
+        })
+    }
+}
+
+/// The probe to hand a search plugin before a search; `None` while no tables are lent.
+pub fn plugin_probe() -> Option<TablebaseProbe> {
+    let tables = active()?;
+    Some(TablebaseProbe::new(&LENT, tables.max_pieces() as u32))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -347,12 +382,21 @@ mod tests {
     }
 
     #[test]
-    fn lent_tables_are_seen_by_searches() {
+    fn lent_tables_answer_search_plugins() {
+        let plugin_position = |fen: &str| plugboard_shakmaty::to_plugin_position(&position(fen), api::Variant::CHESS);
         install(Some(Arc::new(tables())));
-        let lent = active().unwrap();
-        assert_eq!(lent.probe_wdl_after_zeroing(&position("k7/8/8/8/8/8/8/KQ6 b - - 0 1")), Some(Wdl::Loss));
-        assert_eq!(lent.probe_wdl_after_zeroing(&position("8/8/3k4/8/8/2r5/8/R3K3 w - - 0 1")), Some(Wdl::Draw));
+        let probe = plugin_probe().unwrap();
+        assert_eq!(probe.max_pieces, 4);
+        assert_eq!(probe.probe_wdl(&plugin_position("k7/8/8/8/8/8/8/KQ6 b - - 0 1")), Some(api::Wdl::LOSS));
+        assert_eq!(probe.probe_wdl(&plugin_position("k7/8/8/8/8/8/8/KQ6 w - - 0 1")), Some(api::Wdl::WIN));
+        assert_eq!(probe.probe_wdl(&plugin_position("8/8/3k4/8/8/2r5/8/R3K3 w - - 0 1")), Some(api::Wdl::DRAW));
+        assert_eq!(probe.probe_wdl(&plugin_position("k7/8/8/8/8/8/1PP5/KQ6 w - - 0 1")), None);
+        let mut atomic = plugin_position("k7/8/8/8/8/8/8/KQ6 b - - 0 1");
+        atomic.variant = api::Variant::ATOMIC;
+        assert_eq!(probe.probe_wdl(&atomic), None);
         install(None);
-        assert!(active().is_none());
+        assert!(plugin_probe().is_none());
+        // A probe handed out earlier now finds nothing, and is still safe to call.
+        assert_eq!(probe.probe_wdl(&plugin_position("k7/8/8/8/8/8/8/KQ6 b - - 0 1")), None);
     }
 }

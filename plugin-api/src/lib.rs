@@ -13,6 +13,9 @@
 //!   plain `#[repr(C)]` table of `extern "C"` function pointers ([`Evaluator`])
 //!   taking a crate-neutral [`Position`].
 //!
+//! A third, optional service goes the other way: the host lends search plugins
+//! its endgame tablebases ([`TablebaseProbe`]), so any search can probe them.
+//!
 //! Plugin authors implement [`EvalPlugin`] or [`SearchPlugin`] and call
 //! [`export_eval_plugin!`] or [`export_search_plugin!`]; every exported function
 //! is then wrapped in `catch_unwind`, so a panic becomes an error value instead
@@ -23,6 +26,7 @@ pub mod export;
 pub mod options;
 pub mod position;
 pub mod search;
+pub mod tablebase;
 
 pub use abi_stable;
 pub use eval::{EVAL_FAILED, EVAL_LIMIT, EvalModule, EvalModuleRef, EvalPlugin, Evaluate, Evaluator, EvaluatorSource};
@@ -32,6 +36,7 @@ pub use search::{
     Bound, EVAL_FAILURE_PREFIX, InfoKind, NO_DEADLINE, PresetScore, Reporter, Score, ScoreKind, SearchControl,
     SearchInfo, SearchModule, SearchModuleRef, SearchOutcome, SearchPlugin, SearchRequest,
 };
+pub use tablebase::{TablebaseProbe, TablebaseSource, Wdl};
 
 /// Root-module name of search plugins; the host reads it from a library's header
 /// to know which kind of plugin a file holds before checking its layout.

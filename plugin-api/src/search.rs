@@ -15,7 +15,7 @@ use abi_stable::{
     std_types::{ROption, RResult, RSlice, RStr, RString},
 };
 
-use crate::{EvaluatorSource, Move, PluginInfo, Position, export::panic_message};
+use crate::{EvaluatorSource, Move, PluginInfo, Position, TablebaseProbe, export::panic_message};
 
 /// A deadline that never comes.
 pub const NO_DEADLINE: u64 = u64::MAX;
@@ -40,6 +40,11 @@ pub struct SearchModule {
         eval: EvaluatorSource,
         reporter: Reporter<'_>,
     ) -> RResult<SearchOutcome, RString>,
+    /// The host's tablebases for the searches to come (`RNone`: none). Called before
+    /// each search. Added after the first release: a plugin built before it lacks
+    /// the field, and the host then simply lends it nothing.
+    #[sabi(missing_field(option))]
+    pub use_tablebases: extern "C" fn(probe: ROption<TablebaseProbe>),
 }
 
 impl RootModule for SearchModuleRef {
@@ -278,6 +283,10 @@ pub trait SearchPlugin: 'static {
         reporter: Reporter<'_>,
     ) -> Result<SearchOutcome, String>;
 
+    /// The host's tablebases for the searches to come, or `None`; called before each
+    /// search. The default ignores them.
+    fn use_tablebases(_probe: Option<TablebaseProbe>) {}
+
     /// The root module for this plugin, for the export macro and for hosts that
     /// link the plugin in statically.
     fn module() -> SearchModuleRef
@@ -285,8 +294,13 @@ pub trait SearchPlugin: 'static {
         Self: Sized,
     {
         use abi_stable::prefix_type::PrefixTypeTrait;
-        SearchModule { info: info_shim::<Self>, set_option: set_option_shim::<Self>, search: search_shim::<Self> }
-            .leak_into_prefix()
+        SearchModule {
+            info: info_shim::<Self>,
+            set_option: set_option_shim::<Self>,
+            search: search_shim::<Self>,
+            use_tablebases: use_tablebases_shim::<Self>,
+        }
+        .leak_into_prefix()
     }
 }
 
@@ -299,6 +313,11 @@ extern "C" fn set_option_shim<P: SearchPlugin>(name: RStr<'_>, value: RStr<'_>) 
         Ok(result) => result.map_err(RString::from).into(),
         Err(panic) => RResult::RErr(panic_message(&panic)),
     }
+}
+
+extern "C" fn use_tablebases_shim<P: SearchPlugin>(probe: ROption<TablebaseProbe>) {
+    // A panic here only costs the plugin its tables.
+    let _ = catch_unwind(|| P::use_tablebases(probe.into_option()));
 }
 
 extern "C" fn search_shim<P: SearchPlugin>(

@@ -227,3 +227,20 @@ fn a_drawn_rook_ending_is_never_lost() {
     }
     eprintln!("KRvKR: {draws}/{POSITIONS_PER_ENDING} drawn positions held");
 }
+
+#[test]
+fn the_search_probes_the_tables_below_the_root() {
+    // Five pieces: no table here, but Qxd5 leads to KQRvK, which the tables know.
+    let mut engine = engine_with_tables();
+    for line in ["new", "force", "post", "setboard 6k1/8/8/3r4/8/8/8/K2Q3R w - - 0 1", "sd 5", "go"] {
+        engine.send(line);
+    }
+    let lines = engine.read_until(|l| l.starts_with("move "));
+    assert_eq!(lines.last().map(String::as_str), Some("move d1d5"), "{lines:?}");
+    let last = lines.iter().rev().find_map(|l| common::thinking(l).map(|t| (t, l.clone()))).expect("thinking");
+    let ((_, score, _), line) = last;
+    assert!(score > 19_000, "a tablebase win: {line}");
+    // ply score time nodes seldepth nps tbhits
+    let tbhits: u64 = line.split_whitespace().nth(6).and_then(|t| t.parse().ok()).unwrap_or(0);
+    assert!(tbhits > 0, "{line}");
+}

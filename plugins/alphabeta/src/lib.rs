@@ -15,11 +15,14 @@ mod search;
 mod tt;
 mod variant;
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{
+    Mutex,
+    atomic::{AtomicBool, Ordering},
+};
 
 use plugboard_plugin_api::{
     EVAL_FAILURE_PREFIX, EvaluatorSource, OptionSpec, PluginInfo, Reporter, SearchOutcome, SearchPlugin, SearchRequest,
-    Variant,
+    TablebaseProbe, Variant,
 };
 
 pub use convert::{board_from_fen, board_to_position, move_from_cozy, move_to_cozy, position_to_board};
@@ -31,6 +34,8 @@ const NULL_MOVE_OPTION: &str = "Null move pruning";
 
 /// Options are process-wide; the next search reads them.
 static NULL_MOVE: AtomicBool = AtomicBool::new(true);
+/// The host's tablebases, lent before each search.
+static TABLEBASES: Mutex<Option<TablebaseProbe>> = Mutex::new(None);
 
 /// The plugin: describes itself and runs searches.
 pub struct AlphaBeta;
@@ -38,7 +43,10 @@ pub struct AlphaBeta;
 impl AlphaBeta {
     /// The options as currently set, for callers of [`search_with`].
     pub fn options() -> SearchOptions {
-        SearchOptions { null_move: NULL_MOVE.load(Ordering::Relaxed) }
+        SearchOptions {
+            null_move: NULL_MOVE.load(Ordering::Relaxed),
+            tablebases: *TABLEBASES.lock().unwrap_or_else(|poisoned| poisoned.into_inner()),
+        }
     }
 }
 
@@ -47,7 +55,7 @@ impl SearchPlugin for AlphaBeta {
         PluginInfo::new("alphabeta", env!("CARGO_PKG_VERSION"))
             .author("The Plugboard authors")
             .description(
-                "Iterative-deepening PVS alpha-beta with quiescence, transposition table and null-move pruning",
+                "Iterative-deepening PVS alpha-beta with quiescence, transposition table, null-move pruning and tablebase probes",
             )
             .option(OptionSpec::check(NULL_MOVE_OPTION, true))
             .variants(&supported_variants())
@@ -74,6 +82,10 @@ impl SearchPlugin for AlphaBeta {
         reporter: Reporter<'_>,
     ) -> Result<SearchOutcome, String> {
         search_with(request, || eval.create(), reporter, AlphaBeta::options())
+    }
+
+    fn use_tablebases(probe: Option<TablebaseProbe>) {
+        *TABLEBASES.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = probe;
     }
 }
 

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use cozy_chess::{Board, Move, Piece};
 use plugboard_plugin_api::{
     Bound, EVAL_FAILED, EVAL_FAILURE_PREFIX, Reporter, Score, SearchControl, SearchOutcome, SearchRequest,
-    abi_stable::std_types::ROption,
+    TablebaseProbe, Wdl, abi_stable::std_types::ROption,
 };
 
 use crate::{
@@ -39,15 +39,21 @@ const ASPIRATION_WINDOW: i32 = 30;
 /// The most threads one search runs, whatever the host asks for.
 const MAX_THREADS: u32 = 256;
 
-/// Settings a user can change between searches.
+/// A tablebase win scores this, less the plies to reach it: above any evaluation,
+/// below every mate.
+pub const TABLEBASE_WIN: i32 = 20_000;
+
+/// Settings a user or the host can change between searches.
 #[derive(Clone, Copy, Debug)]
 pub struct SearchOptions {
     pub null_move: bool,
+    /// The host's tablebases, probed after captures and pawn moves.
+    pub tablebases: Option<TablebaseProbe>,
 }
 
 impl Default for SearchOptions {
     fn default() -> SearchOptions {
-        SearchOptions { null_move: true }
+        SearchOptions { null_move: true, tablebases: None }
     }
 }
 
@@ -156,6 +162,8 @@ struct Searcher<'a, E> {
     max_depth: i32,
     node_limit: u64,
     nodes: u64,
+    /// Tablebase probes that answered.
+    tbhits: u64,
     seldepth: usize,
     stopped: bool,
     eval_failed: bool,
@@ -205,6 +213,7 @@ impl<'a, E: Evaluation> Searcher<'a, E> {
             max_depth,
             node_limit: request.nodes,
             nodes: 0,
+            tbhits: 0,
             seldepth: 0,
             stopped: false,
             eval_failed: false,
@@ -235,6 +244,25 @@ impl<'a, E: Evaluation> Searcher<'a, E> {
             None => self.nodes,
             Some(team) => team.nodes() + self.nodes % NODE_BATCH,
         }
+    }
+
+    /// The tables' score of a position a capture or pawn move just reached, if they
+    /// cover it: a win by the tables, nearer wins scoring higher.
+    fn probe_tablebases(&mut self, board: &Board, ply: usize) -> Option<i32> {
+        let tables = self.options.tablebases?;
+        if board.halfmove_clock() != 0 || board.occupied().len() > tables.max_pieces || has_castling_rights(board) {
+            return None;
+        }
+        let wdl = tables.probe_wdl(&board_to_position(board))?;
+        self.tbhits += 1;
+        Some(match wdl {
+            Wdl::WIN => TABLEBASE_WIN - ply as i32,
+            Wdl::LOSS => -TABLEBASE_WIN + ply as i32,
+            // Won or lost but for the fifty-move rule: a draw, by a hair.
+            Wdl::CURSED_WIN => DRAW + 1,
+            Wdl::BLESSED_LOSS => DRAW - 1,
+            _ => DRAW,
+        })
     }
 
     fn negamax(
@@ -289,6 +317,15 @@ impl<'a, E: Evaluation> Searcher<'a, E> {
             if cutoff {
                 return entry.score;
             }
+        }
+
+        // The tables' verdict is the game's result: taken as exact, so a capture into a
+        // won ending scores as won at once (the host plays won endings from the root).
+        if ply > 0
+            && let Some(score) = self.probe_tablebases(board, ply)
+        {
+            self.tt.store(key, None, score, depth, Bound::Exact, ply);
+            return score;
         }
 
         // Null move: if passing still fails high, a real move will too. Not in
@@ -561,6 +598,13 @@ impl<'a, E: Evaluation> Searcher<'a, E> {
 }
 
 /// Whether the side to move has anything besides pawns and king.
+fn has_castling_rights(board: &Board) -> bool {
+    [cozy_chess::Color::White, cozy_chess::Color::Black].into_iter().any(|color| {
+        let rights = board.castle_rights(color);
+        rights.short.is_some() || rights.long.is_some()
+    })
+}
+
 fn has_pieces(board: &Board) -> bool {
     let us = board.colors(board.side_to_move());
     let pieces = board.pieces(Piece::Knight)

@@ -1,11 +1,11 @@
 //! The `plugboard` command: the engine on stdin/stdout, or a tool (`bench`, `perft`,
-//! `--list-plugins`).
+//! `book make`, `--list-plugins`).
 
 use std::{path::PathBuf, process::ExitCode};
 
 use clap::{Parser, Subcommand};
 use plugboard::{
-    bench, engine,
+    bench, book, engine,
     logging::{LogTarget, Logging},
     perft,
     plugins::PluginHost,
@@ -47,6 +47,15 @@ enum Tool {
         /// A position in FEN; quote it.
         fen: Option<String>,
     },
+    /// Opening book tools.
+    #[command(subcommand)]
+    Book(BookTool),
+}
+
+#[derive(Subcommand)]
+enum BookTool {
+    /// Build a Polyglot book from PGN games, weighted by results as Polyglot does.
+    Make(book::maker::MakeArgs),
 }
 
 fn main() -> ExitCode {
@@ -62,6 +71,7 @@ fn main() -> ExitCode {
     let mut plugins = PluginHost::new(cli.plugin_dirs.clone());
     let code = match cli.command {
         Some(Tool::Perft { depth, fen }) => perft::run(depth, fen.as_deref()),
+        Some(Tool::Book(BookTool::Make(args))) => book::maker::run(&args),
         Some(Tool::Bench(args)) => {
             plugins.scan();
             bench::run(&plugins, &args)

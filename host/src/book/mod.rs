@@ -1,6 +1,7 @@
 //! Opening books in the Polyglot format: reading a book, choosing a move from it,
 //! and the text of `bk`.
 
+pub mod maker;
 pub mod polyglot;
 
 use std::path::{Path, PathBuf};

@@ -65,7 +65,7 @@ impl Book {
         if bytes.is_empty() {
             return Err(format!("{} is empty", path.display()));
         }
-        if bytes.len() % ENTRY_SIZE != 0 {
+        if !bytes.len().is_multiple_of(ENTRY_SIZE) {
             return Err(format!(
                 "{} is no Polyglot book: {} bytes is not a whole number of {ENTRY_SIZE}-byte entries",
                 path.display(),

@@ -908,9 +908,19 @@ impl Session {
             return;
         }
         self.ask_partner();
-        if self.play_known_move() {
-            self.discard_search();
-            return;
+        // The ponder search looked at every move; the book and the tables know better.
+        match self.advice() {
+            Advice::Play(known) => {
+                self.discard_search();
+                return self.play_without_search(known);
+            }
+            Advice::SearchAmong(moves) => {
+                self.discard_search();
+                self.drawing_moves = moves;
+                let budget = self.clock.budget(self.game.position().fullmoves().get());
+                return self.start_search(Purpose::Move, budget);
+            }
+            Advice::Search => {}
         }
         let budget = self.clock.budget(self.game.position().fullmoves().get());
         let Some(running) = self.search.as_mut() else { return };
@@ -948,16 +958,17 @@ impl Session {
             return;
         }
         self.ask_partner();
-        if self.play_known_move() {
-            return;
+        match self.advice() {
+            Advice::Play(known) => return self.play_without_search(known),
+            Advice::SearchAmong(moves) => self.drawing_moves = moves,
+            Advice::Search => {}
         }
         let budget = self.clock.budget(self.game.position().fullmoves().get());
         self.start_search(Purpose::Move, budget);
     }
 
-    /// Plays the book's or the tablebases' move if they have one; in a drawn
-    /// tablebase position, leaves the drawing moves for the search.
-    fn play_known_move(&mut self) -> bool {
+    /// What the book and the tablebases say of the position we are to move in.
+    fn advice(&mut self) -> Advice {
         self.drawing_moves.clear();
         let book_use = BookUse {
             enabled: self.host_options.use_book,
@@ -965,17 +976,11 @@ impl Session {
             choice: self.host_options.book_choice,
         };
         let draw = self.next_book_draw();
-        match known_moves::advise(&self.game, self.book.as_ref(), book_use, self.tablebases.as_deref(), draw) {
-            Advice::Search => false,
-            Advice::SearchAmong(moves) => {
-                self.drawing_moves = moves;
-                false
-            }
-            Advice::Play(known) => {
-                self.play_without_search(known);
-                true
-            }
+        let advice = known_moves::advise(&self.game, self.book.as_ref(), book_use, self.tablebases.as_deref(), draw);
+        if let Some(why) = self.tablebases.as_ref().and_then(|tables| tables.take_failure()) {
+            self.reply(Reply::TellUser(format!("Syzygy tablebases: {why}; the search plays on without that table")));
         }
+        advice
     }
 
     fn play_without_search(&mut self, known: KnownMove) {

@@ -3,8 +3,8 @@
 //! host lends every search plugin for positions inside the search.
 
 use std::{
-    path::PathBuf,
-    sync::{Arc, RwLock},
+    path::{Path, PathBuf},
+    sync::{Arc, Mutex, RwLock},
 };
 
 use plugboard_plugin_api::{self as api, TablebaseProbe, TablebaseSource};
@@ -56,6 +56,9 @@ pub struct Tablebases {
     tables: Tablebase<Chess>,
     folders: Vec<PathBuf>,
     files: usize,
+    /// The first probe that failed (a table missing or corrupt), until the user is told.
+    failure: Mutex<Option<String>>,
+    failure_seen: std::sync::atomic::AtomicBool,
 }
 
 impl Tablebases {
@@ -74,17 +77,37 @@ impl Tablebases {
                 problems.push(format!("{} is no folder", folder.display()));
                 continue;
             }
-            match tables.add_directory(&folder) {
+            match add_tables(&mut tables, &folder, &mut problems) {
                 Ok(0) => problems.push(format!("{} holds no Syzygy table", folder.display())),
                 Ok(added) => {
                     files += added;
                     folders.push(folder);
                 }
-                // shakmaty-syzygy stops at a file whose size says it is corrupt.
                 Err(why) => problems.push(format!("{}: {why}", folder.display())),
             }
         }
-        (Tablebases { tables, folders, files }, problems)
+        let tablebases = Tablebases {
+            tables,
+            folders,
+            files,
+            failure: Mutex::new(None),
+            failure_seen: std::sync::atomic::AtomicBool::new(false),
+        };
+        (tablebases, problems)
+    }
+
+    /// The first probe failure since the tables were loaded, once: for the user.
+    pub fn take_failure(&self) -> Option<String> {
+        self.failure.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).take()
+    }
+
+    fn note_failure(&self, why: &SyzygyError, position: &Chess) {
+        tracing::warn!(%why, fen = %fen(position), "tablebase probe failed");
+        if !self.failure_seen.swap(true, std::sync::atomic::Ordering::Relaxed) {
+            // The first line: shakmaty-syzygy appends a backtrace when RUST_BACKTRACE is set.
+            let first_line = why.to_string().lines().next().unwrap_or_default().trim_end_matches(':').to_owned();
+            *self.failure.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = Some(first_line);
+        }
     }
 
     pub fn is_empty(&self) -> bool {
@@ -125,7 +148,7 @@ impl Tablebases {
                 Ok(Judged { m, outcome: our_outcome(wdl), mates: false, zeroing: m.is_zeroing(), dtz: -dtz.0 })
             })
             .collect();
-        judged.map_err(|why| tracing::warn!(%why, fen = %fen(position), "tablebase probe failed")).ok()
+        judged.map_err(|why| self.note_failure(&why, position)).ok()
     }
 
     pub fn root(&self, position: &Chess) -> Option<RootVerdict> {
@@ -188,6 +211,25 @@ impl Tablebases {
         }
         self.tables.probe_wdl_after_zeroing(position).ok()
     }
+}
+
+/// Adds the table files of `folder` one by one, so one file that cannot be a table
+/// (its size says it is corrupt) is named and the others still count.
+fn add_tables(tables: &mut Tablebase<Chess>, folder: &Path, problems: &mut Vec<String>) -> std::io::Result<usize> {
+    let mut added = 0;
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(folder)?.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    paths.sort();
+    for path in paths {
+        let is_table = path.extension().is_some_and(|e| e == "rtbw" || e == "rtbz");
+        if !is_table {
+            continue;
+        }
+        match tables.add_file(&path) {
+            Ok(()) => added += 1,
+            Err(why) => problems.push(format!("{}: {why}", path.display())),
+        }
+    }
+    Ok(added)
 }
 
 /// The result for us of a move after which the opponent's tables say `wdl`: a win
@@ -307,12 +349,34 @@ mod tests {
     }
 
     #[test]
-    fn a_corrupt_table_is_reported() {
+    fn corrupt_tables_are_named_and_the_others_kept() {
         let dir = tempfile::tempdir().unwrap();
+        for entry in std::fs::read_dir(folder()).unwrap() {
+            let path = entry.unwrap().path();
+            std::fs::copy(&path, dir.path().join(path.file_name().unwrap())).unwrap();
+        }
         // A table's size says whether it can be one: 17 bytes cannot.
         std::fs::write(dir.path().join("KQvK.rtbw"), [0u8; 17]).unwrap();
-        let (_, problems) = Tablebases::load(dir.path().to_str().unwrap());
+        // This one has the right size but garbage inside: found only when probed.
+        let krk = dir.path().join("KRvK.rtbw");
+        let size = std::fs::metadata(&krk).unwrap().len() as usize;
+        let mut garbage = std::fs::read(&krk).unwrap()[..4].to_vec();
+        garbage.extend((4..size).map(|i| (i * 7919 % 251) as u8));
+        std::fs::write(&krk, garbage).unwrap();
+
+        let (tables, problems) = Tablebases::load(dir.path().to_str().unwrap());
         assert_eq!(problems.len(), 1, "{problems:?}");
+        assert!(problems[0].contains("KQvK.rtbw"), "{problems:?}");
+        assert_eq!(tables.files, 69);
+        // The garbage table: no verdict, one message for the user, then quiet.
+        assert!(tables.root(&position("k7/8/8/8/8/8/8/KR6 w - - 0 1")).is_none());
+        let failure = tables.take_failure().unwrap();
+        assert!(failure.contains("KRvK"), "{failure}");
+        assert!(!failure.contains('\n'));
+        assert!(tables.root(&position("k7/8/8/8/8/8/8/KR6 w - - 0 1")).is_none());
+        assert!(tables.take_failure().is_none());
+        // The sound tables still answer.
+        assert_eq!(tables.root(&position("k7/8/8/8/8/8/8/KB4Q1 w - - 0 1")).unwrap().outcome, Outcome::Win);
     }
 
     #[test]

@@ -135,3 +135,19 @@ fn a_file_that_is_no_book_is_refused_and_the_engine_plays_on() {
     }
     assert_eq!(engine.expect_move(), "e2e4");
 }
+
+#[test]
+fn a_ponder_hit_in_the_book_plays_the_book_move() {
+    let mut engine = engine_with_book("gm2001.bin");
+    for line in ["new", "hard", "post", "level 0 1 0", "white", "go"] {
+        engine.send(line);
+    }
+    assert_eq!(engine.expect_move(), "e2e4");
+    // Pondering on the book's favourite reply; it comes: the book answers, not the search.
+    let hint = engine.read_until(|l| l.starts_with("Hint:"));
+    assert_eq!(hint.last().map(String::as_str), Some("Hint: c7c5"));
+    engine.send("c7c5");
+    let lines = engine.read_until(|l| l.starts_with("move "));
+    assert_eq!(lines.last().map(String::as_str), Some("move g1f3"));
+    assert!(lines.iter().any(|l| l.contains("\t(book Nf3")), "{lines:?}");
+}

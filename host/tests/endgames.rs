@@ -244,3 +244,35 @@ fn the_search_probes_the_tables_below_the_root() {
     let tbhits: u64 = line.split_whitespace().nth(6).and_then(|t| t.parse().ok()).unwrap_or(0);
     assert!(tbhits > 0, "{line}");
 }
+
+#[test]
+fn a_corrupt_table_is_told_and_the_engine_plays_on() {
+    let dir = tempfile::tempdir().unwrap();
+    for entry in std::fs::read_dir(tables_folder()).unwrap() {
+        let path = entry.unwrap().path();
+        std::fs::copy(&path, dir.path().join(path.file_name().unwrap())).unwrap();
+    }
+    // Right size, garbage inside: only a probe finds out.
+    let krk = dir.path().join("KRvK.rtbw");
+    let size = std::fs::metadata(&krk).unwrap().len() as usize;
+    let mut garbage = std::fs::read(&krk).unwrap()[..4].to_vec();
+    garbage.extend((4..size).map(|i| (i * 7919 % 251) as u8));
+    std::fs::write(&krk, garbage).unwrap();
+
+    let mut engine = Engine::start(None);
+    engine.handshake();
+    engine.send(&format!("egtpath syzygy {}", dir.path().display()));
+    for line in ["new", "force", "setboard k7/8/8/8/8/8/8/KR6 w - - 0 1", "sd 3", "go"] {
+        engine.send(line);
+    }
+    let lines = engine.read_until(|l| l.starts_with("move "));
+    let told: Vec<&String> = lines.iter().filter(|l| l.starts_with("telluser Syzygy tablebases: ")).collect();
+    assert_eq!(told.len(), 1, "{lines:?}");
+    assert!(told[0].contains("KRvK"), "{told:?}");
+    // The sound tables still play their endings.
+    for line in ["new", "force", "post", "setboard k7/8/8/8/8/8/8/KQ6 w - - 0 1", "go"] {
+        engine.send(line);
+    }
+    let lines = engine.read_until(|l| l.starts_with("move "));
+    assert!(lines.iter().any(|l| l.contains("\t(tablebase ")), "{lines:?}");
+}

@@ -276,3 +276,23 @@ fn a_corrupt_table_is_told_and_the_engine_plays_on() {
     let lines = engine.read_until(|l| l.starts_with("move "));
     assert!(lines.iter().any(|l| l.contains("\t(tablebase ")), "{lines:?}");
 }
+
+#[test]
+fn bk_lists_every_move_with_the_tables_result() {
+    let mut engine = engine_with_tables();
+    for line in ["new", "force", "setboard 8/8/3k4/8/8/2r5/8/R3K3 w - - 0 1", "bk"] {
+        engine.send(line);
+    }
+    let rows: Vec<String> = engine.sync(1).into_iter().filter(|l| !l.starts_with('#')).collect();
+    let position: Chess =
+        "8/8/3k4/8/8/2r5/8/R3K3 w - - 0 1".parse::<Fen>().unwrap().into_position(CastlingMode::Standard).unwrap();
+    // One row a legal move, each starting with a blank, then the empty line.
+    assert_eq!(rows.len(), position.legal_moves().len() + 1, "{rows:?}");
+    assert_eq!(rows.last().map(String::as_str), Some(""));
+    assert!(
+        rows[..rows.len() - 1].iter().all(|r| r.starts_with(' ') && (r.contains(" draw") || r.contains(" loss  DTZ ")))
+    );
+    // Drawing moves first; a rook move that hangs the rook loses.
+    assert!(rows[0].contains(" draw"), "{rows:?}");
+    assert!(rows.iter().any(|r| r.starts_with(" Ra3 ") && r.contains(" loss  DTZ ")), "{rows:?}");
+}

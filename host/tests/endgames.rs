@@ -184,15 +184,20 @@ fn converts(name: &str, white: &[Role], black: &[Role], seed: u64) {
     let tables = tables();
     let mut engine = engine_with_tables();
     let mut total = 0;
+    let mut longest = 0;
     for start in positions(white, black, Wdl::Win, seed) {
         let played = play(&mut engine, &tables, &start, 60);
         let moves = played.moves_to_mate.unwrap_or_else(|| panic!("{name}: no mate in {}", played.transcript));
         // Every move was the tables' own, not the search's.
         assert_eq!(played.tablebase_moves, moves, "{name}: {}", played.transcript);
         total += moves;
+        longest = longest.max(moves);
     }
     let average = f64::from(total) / POSITIONS_PER_ENDING as f64;
-    eprintln!("{name}: {POSITIONS_PER_ENDING}/{POSITIONS_PER_ENDING} mated, {average:.1} moves to mate on average");
+    eprintln!(
+        "{name}: {POSITIONS_PER_ENDING}/{POSITIONS_PER_ENDING} mated, {average:.1} moves to mate on average, \
+         {longest} at most"
+    );
 }
 
 #[test]

@@ -8,6 +8,7 @@ use crate::{book::Choice, protocol::options};
 
 pub const OVERHEAD: &str = "Move overhead";
 pub const MULTI_PV: &str = "MultiPV";
+pub const THREADS: &str = "Threads";
 pub const CONTEMPT: &str = "Contempt";
 pub const DEBUG_OUTPUT: &str = "Debug output";
 pub const LOG_FOLDER: &str = "Log folder";
@@ -26,6 +27,8 @@ pub const BOOK_CHOICE: &str = "Book choice";
 const DEFAULT_OVERHEAD_MS: u64 = 50;
 const DEFAULT_CONTEMPT_CP: i32 = 50;
 const MAX_MULTI_PV: i64 = 64;
+/// The most search threads the host asks for, whatever `cores` says.
+pub const MAX_THREADS: u32 = 256;
 pub const DEFAULT_LOG_FILES: u32 = 7;
 /// `{opponent}` becomes the opponent's name when it is a valid server handle.
 pub const DEFAULT_GREETING: &str = "Hello {opponent}, good luck and have fun!";
@@ -63,6 +66,8 @@ pub struct HostOptions {
     pub overhead_ms: u64,
     /// Principal variations the search reports; 1 in play, more to analyse.
     pub multipv: u32,
+    /// Search threads; CECP `cores` sets it too.
+    pub threads: u32,
     /// How much worse than even the engine must stand before it takes a draw.
     pub contempt_cp: i32,
     /// Diagnostics also go to the GUI as `#` lines (when it accepted `debug`).
@@ -91,6 +96,7 @@ impl Default for HostOptions {
         HostOptions {
             overhead_ms: DEFAULT_OVERHEAD_MS,
             multipv: 1,
+            threads: 1,
             contempt_cp: DEFAULT_CONTEMPT_CP,
             debug_output: true,
             log_folder: String::new(),
@@ -119,6 +125,7 @@ impl HostOptions {
         vec![
             (OptionSpec::spin(OVERHEAD, DEFAULT_OVERHEAD_MS as i64, 0, 5000), self.overhead_ms.to_string()),
             (OptionSpec::spin(MULTI_PV, 1, 1, MAX_MULTI_PV), self.multipv.to_string()),
+            (OptionSpec::spin(THREADS, 1, 1, i64::from(MAX_THREADS)), self.threads.to_string()),
             (OptionSpec::file(BOOK_FILE, ""), self.book_file.clone()),
             (OptionSpec::check(USE_BOOK, true), flag(self.use_book)),
             (OptionSpec::spin(BOOK_DEPTH, DEFAULT_BOOK_DEPTH, 1, 999), self.book_depth.to_string()),
@@ -147,6 +154,7 @@ impl HostOptions {
             match name {
                 OVERHEAD => self.overhead_ms = number()? as u64,
                 MULTI_PV => self.multipv = number()? as u32,
+                THREADS => self.threads = number()? as u32,
                 CONTEMPT => self.contempt_cp = number()? as i32,
                 RESIGN_THRESHOLD => self.resign_threshold_cp = number()? as i32,
                 RESIGN_MOVES => self.resign_moves = number()? as u32,

@@ -18,10 +18,11 @@ fn handshake_lists_features_then_options_then_done() {
          variants=\"normal,fischerandom,atomic,suicide,giveaway,kingofthehill,3check,crazyhouse,racingkings,horde,bughouse\""
     );
     assert_eq!(
-        lines[2..22],
+        lines[2..23],
         [
             "feature option=\"Move overhead -spin 50 0 5000\"",
             "feature option=\"MultiPV -spin 1 1 64\"",
+            "feature option=\"Threads -spin 1 1 256\"",
             "feature option=\"Book file -file \"",
             "feature option=\"Use book -check 1\"",
             "feature option=\"Book depth -spin 256 1 999\"",
@@ -42,10 +43,10 @@ fn handshake_lists_features_then_options_then_done() {
             "feature option=\"Evaluation -combo *pesto\"",
         ]
     );
-    assert_eq!(lines[22], "feature option=\"Rescan plugins -button\"");
-    assert!(lines[23].starts_with("feature option=\"Plugin folder -path "));
+    assert_eq!(lines[23], "feature option=\"Rescan plugins -button\"");
+    assert!(lines[24].starts_with("feature option=\"Plugin folder -path "));
     assert_eq!(
-        lines[24..],
+        lines[25..],
         ["feature option=\"Null move pruning -check 1\"", "feature option=\"Tempo -spin 10 0 100\"", "feature done=1",]
     );
 }

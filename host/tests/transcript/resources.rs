@@ -1,5 +1,5 @@
-//! What the engine may use: `memory` (hash size), `cores` (search threads) and
-//! `egtpath` (end-game tables, not supported).
+//! What the engine may use: `memory` (hash size), `cores` and `Threads` (search
+//! threads) and `egtpath` (end-game tables).
 
 use crate::harness::Transcript;
 
@@ -8,8 +8,13 @@ fn memory_sets_the_hash_size_of_the_next_search() {
     let mut t = Transcript::playing("probe");
     assert_eq!(t.say(&["new", "go"]), ["move b1a3"]);
     assert_eq!(t.searches()[0].hash_mb, 64);
+    // `memory` is the engine's whole footprint: 24 MB of it are not hash.
     assert_eq!(t.say(&["memory 32", "new", "go"]), ["move b1a3"]);
-    assert_eq!(t.searches()[0].hash_mb, 32);
+    assert_eq!(t.searches()[0].hash_mb, 8);
+    assert_eq!(t.say(&["memory 256", "new", "go"]), ["move b1a3"]);
+    assert_eq!(t.searches()[0].hash_mb, 232);
+    assert_eq!(t.say(&["memory 10", "new", "go"]), ["move b1a3"]);
+    assert_eq!(t.searches()[0].hash_mb, 1);
 }
 
 #[test]
@@ -31,6 +36,19 @@ fn cores_sets_the_threads_of_the_next_search() {
     let mut t = Transcript::playing("probe");
     assert_eq!(t.say(&["new", "go"]), ["move b1a3"]);
     assert_eq!(t.searches()[0].threads, 1);
+    assert_eq!(t.say(&["cores 2", "new", "go"]), ["move b1a3"]);
+    assert_eq!(t.searches()[0].threads, 2);
+}
+
+#[test]
+fn the_threads_option_sets_them_too() {
+    let mut t = Transcript::playing("probe");
+    assert_eq!(t.say(&["option Threads=3", "new", "go"]), ["move b1a3"]);
+    assert_eq!(t.searches()[0].threads, 3);
+    assert_eq!(
+        t.say(&["option Threads=0"]),
+        ["Error (bad parameter): option Threads=0 (Threads must be between 1 and 256)"]
+    );
     assert_eq!(t.say(&["cores 2", "new", "go"]), ["move b1a3"]);
     assert_eq!(t.searches()[0].threads, 2);
 }

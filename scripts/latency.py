@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
-"""Protocol latency benchmark: idle ping->pong, '?'->move and force->pong during a search.
+"""Protocol latency benchmark: idle ping->pong, '?'->move and force->pong during a
+search, and our move -> the engine's book move.
 
-Usage: scripts/latency.py [ENGINE]   (default target/release/plugboard)
+Usage: scripts/latency.py [ENGINE [BOOK]]   (default target/release/plugboard and
+tests/data/books/gm2001.bin)
 A measurement for closing notes, not a test: it asserts nothing.
 """
 import statistics
@@ -64,6 +66,25 @@ summary("'?' -> move during a search",
         during_search(lambda n: ["?"], lambda l, n: l.startswith("move ")))
 summary("force -> pong during a search (search stopped and discarded)",
         during_search(lambda n: ["force", f"ping f{n}"], lambda l, n: l == f"pong f{n}"))
+
+
+def book_replies(book, rounds=50):
+    """Plays 1.e4, 2.Nf3 and 3.d4 against the book's heaviest replies, timing each."""
+    send(f"option Book file={book}")
+    send("option Book choice=best")
+    samples = []
+    for _ in range(rounds):
+        send("new")
+        send("level 0 1 0")
+        for ours in ["e2e4", "g1f3", "d2d4"]:
+            started = time.perf_counter()
+            send(ours)
+            wait_for(lambda l: l.startswith("move "))
+            samples.append((time.perf_counter() - started) * 1000)
+    return samples
+
+
+summary("our move -> book move", book_replies(sys.argv[2] if len(sys.argv) > 2 else "tests/data/books/gm2001.bin"))
 
 send("quit")
 proc.wait()

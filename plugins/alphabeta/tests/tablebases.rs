@@ -3,14 +3,8 @@
 
 mod common;
 
-use std::sync::Mutex;
-
-use common::pesto;
-use plugboard_alphabeta::{AlphaBeta, SearchOptions, board_from_fen, board_to_position, search_with};
-use plugboard_plugin_api::{
-    InfoKind, NO_DEADLINE, Position, Reporter, ScoreKind, SearchControl, SearchRequest, TablebaseProbe,
-    TablebaseSource, Wdl, abi_stable::std_types::RSlice,
-};
+use common::{Setup, run};
+use plugboard_plugin_api::{Position, ScoreKind, TablebaseProbe, TablebaseSource, Wdl};
 
 /// A stand-in for real tables: with at most three pieces on the board, the side
 /// with a queen wins; anything else is a draw.
@@ -39,34 +33,10 @@ static QUEEN_WINS: QueenWins = QueenWins;
 
 /// Searches `fen` to `depth`; the last line's score in centipawns and the tablebase hits.
 fn search(fen: &str, depth: u32, tablebases: Option<TablebaseProbe>) -> (i32, u64) {
-    let root = board_to_position(&board_from_fen(fen).unwrap());
-    let control = SearchControl::new(NO_DEADLINE, NO_DEADLINE, false);
-    let request = SearchRequest {
-        game_start: root,
-        moves: RSlice::from_slice(&[]),
-        root,
-        root_moves: RSlice::from_slice(&[]),
-        depth,
-        nodes: 0,
-        threads: 1,
-        hash_mb: 8,
-        multipv: 1,
-        clear_hash: true,
-        preset_scores: RSlice::from_slice(&[]),
-        eval_noise: 0,
-        noise_seed: 0,
-        control: &control,
-    };
-    let last = Mutex::new((0, 0));
-    let callback = |info: &plugboard_plugin_api::SearchInfo<'_>| {
-        if info.kind == InfoKind::Line {
-            assert_eq!(info.score.kind, ScoreKind::Centipawns);
-            *last.lock().unwrap() = (info.score.value, info.tbhits);
-        }
-    };
-    let options = SearchOptions { tablebases, ..AlphaBeta::options() };
-    search_with(&request, pesto, Reporter::new(&callback), options).unwrap();
-    last.into_inner().unwrap()
+    let result = run(Setup { fen, depth, tablebases, ..Setup::default() });
+    let last = result.lines.last().expect("a line");
+    assert_eq!(last.score.kind, ScoreKind::Centipawns);
+    (last.score.value, last.tbhits)
 }
 
 #[test]

@@ -5,10 +5,12 @@
 
 use std::sync::Mutex;
 
-use plugboard_alphabeta::{Direct, Evaluation, board_from_fen, board_to_position, move_to_cozy, search};
+use plugboard_alphabeta::{
+    AlphaBeta, Direct, Evaluation, SearchOptions, board_from_fen, board_to_position, move_to_cozy, search_with,
+};
 use plugboard_eval_pesto::PestoEvaluator;
 use plugboard_plugin_api::{
-    InfoKind, Move, NO_DEADLINE, Reporter, Score, SearchControl, SearchOutcome, SearchRequest,
+    InfoKind, Move, NO_DEADLINE, Reporter, Score, SearchControl, SearchOutcome, SearchRequest, TablebaseProbe,
     abi_stable::std_types::RSlice,
 };
 
@@ -33,6 +35,7 @@ pub struct Line {
     pub multipv: u32,
     pub score: Score,
     pub nodes: u64,
+    pub tbhits: u64,
     pub pv: Vec<Move>,
 }
 
@@ -46,6 +49,8 @@ pub struct Setup<'a> {
     pub threads: u32,
     pub multipv: u32,
     pub clear_hash: bool,
+    /// The host's tablebases, if it lends any.
+    pub tablebases: Option<TablebaseProbe>,
 }
 
 impl Default for Setup<'_> {
@@ -60,6 +65,7 @@ impl Default for Setup<'_> {
             threads: 1,
             multipv: 1,
             clear_hash: true,
+            tablebases: None,
         }
     }
 }
@@ -104,12 +110,14 @@ pub fn run_with<E: Evaluation>(
                 multipv: info.multipv,
                 score: info.score,
                 nodes: info.nodes,
+                tbhits: info.tbhits,
                 pv: info.pv.to_vec(),
             };
             lines.lock().unwrap().push(line);
         }
     };
-    let outcome = search(&request, new_eval, Reporter::new(&callback))?;
+    let options = SearchOptions { tablebases: setup.tablebases, ..AlphaBeta::options() };
+    let outcome = search_with(&request, new_eval, Reporter::new(&callback), options)?;
     let lines = lines.into_inner().unwrap();
     // The main line of the last iteration: the last line numbered 1.
     let last = lines.iter().rev().find(|line| line.multipv == 1);

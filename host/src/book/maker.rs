@@ -1,15 +1,28 @@
 //! `plugboard book make`: a Polyglot book from PGN games, weighted as Polyglot's
-//! own `make-book` weights them. Each move of each game (up to the ply limit)
+//! own `make-book` weights them (book_make.c of PolyGlot 1.4; the defaults, max-ply
+//! 1024 and min-game 3, are its own). Each move of each game (up to the ply limit)
 //! counts for its position: one game, and two points for a win, one for a draw or
-//! an unfinished game, none for a loss, from the mover's side. When a move's count
-//! reaches 16384, every count and score of its position is halved, so the score
-//! (the stored weight) always fits in 16 bits. Moves played in fewer than
-//! `--min-games` games, or that never scored, are left out; the rest are sorted by
-//! key, heaviest first.
+//! an unfinished game (Polyglot scores any result but `1-0` and `0-1` as a draw),
+//! none for a loss, from the mover's side. When a move's count reaches 16384, every
+//! count and score of its position is halved, rounding up, so the score always fits
+//! in 16 bits: the stored weight is that score, unscaled, and learn is 0. Moves
+//! played in fewer than `--min-games` games, or that never scored, are left out;
+//! the rest are sorted by key, heaviest first, and equal weights by packed move
+//! (Polyglot leaves their order to `qsort`). On the same games this writes the
+//! entries PolyGlot 1.4.70b writes, less the header entries (key 0) it adds.
+//!
+//! Unlike Polyglot, which stops at the first illegal move of a file, a game is cut
+//! there (its earlier moves count) and the rest of the file is read; games from a
+//! set-up position or of another variant are skipped.
+//!
+//! The counts are one flat table keyed by (position key, packed move), as
+//! Polyglot's; halving a position looks up the packed legal moves of the position
+//! where Polyglot scans its table for the key, which comes to the same.
 
 use std::{
     collections::HashMap,
-    io::{self, IsTerminal, Read},
+    hash::{BuildHasherDefault, Hasher},
+    io::{self, IsTerminal, Read, Write},
     ops::ControlFlow,
     path::{Path, PathBuf},
     process::ExitCode,
@@ -89,12 +102,13 @@ pub fn run(args: &MakeArgs) -> ExitCode {
     let seconds = started.elapsed().as_secs_f64();
     println!(
         "{} games read, {} used, {} skipped (set-up position or variant), {} cut at an illegal move; \
-         {} moves counted; {} entries written to {} in {seconds:.2} s ({:.0} games/s)",
+         {} positions counted ({} distinct position-move pairs); {} entries written to {} in {seconds:.2} s ({:.0} games/s)",
         report.games_read,
         report.games_used,
         report.games_skipped,
         report.games_cut,
         report.moves_counted,
+        report.pairs,
         entries.len(),
         args.output.display(),
         report.games_read as f64 / seconds.max(1e-9),
@@ -103,7 +117,7 @@ pub fn run(args: &MakeArgs) -> ExitCode {
 }
 
 /// Polyglot halves a position's statistics when a count reaches this.
-const COUNT_MAX: u32 = 16_384;
+const COUNT_MAX: u16 = 16_384;
 
 #[derive(Debug, Clone, Copy)]
 pub struct MakeOptions {
@@ -133,35 +147,69 @@ pub struct Report {
     /// Games cut short at an illegal or unreadable move (the moves before it count).
     pub games_cut: u64,
     pub moves_counted: u64,
+    /// Distinct (position, move) pairs among them.
+    pub pairs: u64,
 }
 
+/// The statistics of one move from one position, in Polyglot's 16 bits each: the
+/// count is halved before it reaches 16384, so the score (two per game at most)
+/// never passes 32768.
 #[derive(Debug, Default, Clone, Copy)]
 struct Stat {
-    games: u32,
-    score: u32,
+    games: u16,
+    score: u16,
+    white: bool,
 }
 
-/// Counts per position key, then per packed move.
+/// Hashes a (Polyglot key, packed move) pair: the key is a Zobrist key, random in
+/// every bit already, so mixing in the move is enough (Polyglot's own table indexes
+/// by the key's low bits).
+#[derive(Default, Clone, Copy)]
+struct KeyHasher(u64);
+
+const MIX: u64 = 0x9e37_79b9_7f4a_7c15;
+
+impl Hasher for KeyHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(byte)).wrapping_mul(MIX);
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 ^= n;
+    }
+
+    fn write_u16(&mut self, n: u16) {
+        self.0 ^= u64::from(n).wrapping_mul(MIX);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// Counts per (position key, packed move), one flat table as Polyglot keeps them.
 #[derive(Default)]
 struct Counts {
-    positions: HashMap<u64, Vec<(u16, Color, Stat)>>,
+    moves: HashMap<(u64, u16), Stat, BuildHasherDefault<KeyHasher>>,
 }
 
 impl Counts {
-    fn add(&mut self, key: u64, raw_move: u16, mover: Color, points: u32) {
-        let moves = self.positions.entry(key).or_default();
-        let index = match moves.iter().position(|(m, _, _)| *m == raw_move) {
-            Some(index) => index,
-            None => {
-                moves.push((raw_move, mover, Stat::default()));
-                moves.len() - 1
-            }
-        };
-        let stat = &mut moves[index].2;
+    /// Counts one game for a move; true when its count has reached Polyglot's limit,
+    /// and the position's statistics are to be halved with [`Counts::halve`].
+    fn add(&mut self, key: u64, raw_move: u16, mover: Color, points: u16) -> bool {
+        let stat = self.moves.entry((key, raw_move)).or_insert(Stat { white: mover.is_white(), ..Stat::default() });
         stat.games += 1;
         stat.score += points;
-        if stat.games >= COUNT_MAX {
-            for (_, _, stat) in moves.iter_mut() {
+        stat.games >= COUNT_MAX
+    }
+
+    /// Halves, rounding up, the count and score of every move of a position: `moves`
+    /// are all its legal moves, packed.
+    fn halve(&mut self, key: u64, moves: impl IntoIterator<Item = u16>) {
+        for raw_move in moves {
+            if let Some(stat) = self.moves.get_mut(&(key, raw_move)) {
                 stat.games = stat.games.div_ceil(2);
                 stat.score = stat.score.div_ceil(2);
             }
@@ -169,24 +217,18 @@ impl Counts {
     }
 
     fn entries(&self, options: &MakeOptions) -> Vec<Entry> {
+        let min_games = u16::try_from(options.min_games).unwrap_or(u16::MAX);
         let mut entries: Vec<Entry> = self
-            .positions
+            .moves
             .iter()
-            .flat_map(|(&key, moves)| {
-                moves
-                    .iter()
-                    .filter(|(_, mover, stat)| {
-                        stat.games >= options.min_games && stat.score > 0 && options.only.is_none_or(|c| c == *mover)
-                    })
-                    .map(move |&(raw_move, _, stat)| Entry {
-                        key,
-                        raw_move,
-                        weight: stat.score.min(u32::from(u16::MAX)) as u16,
-                        learn: 0,
-                    })
+            .filter(|(_, stat)| {
+                // A count never reaches 16384, so a larger minimum keeps nothing, as in Polyglot.
+                stat.games >= min_games && stat.score > 0 && options.only.is_none_or(|c| c.is_white() == stat.white)
             })
+            .map(|(&(key, raw_move), stat)| Entry { key, raw_move, weight: stat.score, learn: 0 })
             .collect();
-        entries.sort_by(|a, b| a.key.cmp(&b.key).then(b.weight.cmp(&a.weight)).then(a.raw_move.cmp(&b.raw_move)));
+        entries
+            .sort_unstable_by(|a, b| a.key.cmp(&b.key).then(b.weight.cmp(&a.weight)).then(a.raw_move.cmp(&b.raw_move)));
         entries
     }
 }
@@ -258,7 +300,9 @@ impl Visitor for Collector<'_> {
 
     fn san(&mut self, game: &mut Game, san_plus: SanPlus) -> ControlFlow<()> {
         if game.ply >= self.max_ply {
-            return ControlFlow::Continue(());
+            // The rest of the game is skipped unread, as Polyglot reads past it unchecked.
+            self.finish(game);
+            return ControlFlow::Break(());
         }
         let Ok(m) = san_plus.san.to_move(&game.position) else {
             game.cut = true;
@@ -267,7 +311,13 @@ impl Visitor for Collector<'_> {
         };
         let mover = game.position.turn();
         let result_for_mover = if mover == Color::White { game.white_result } else { -game.white_result };
-        self.counts.add(polyglot::key(&game.position), polyglot::encode_move(&m), mover, (result_for_mover + 1) as u32);
+        // Two points for a win, one for a draw or anything else, none for a loss.
+        let points = (result_for_mover + 1) as u16;
+        let key = polyglot::key(&game.position);
+        if self.counts.add(key, polyglot::encode_move(&m), mover, points) {
+            let legal = game.position.legal_moves();
+            self.counts.halve(key, legal.iter().map(polyglot::encode_move));
+        }
         self.report.moves_counted += 1;
         game.counted = true;
         game.position.play_unchecked(m);
@@ -301,6 +351,7 @@ pub fn make(pgn: impl Read, options: &MakeOptions) -> io::Result<(Vec<Entry>, Re
     let mut reader = Reader::new(pgn);
     let mut collector = Collector { counts: &mut counts, report: &mut report, max_ply: options.max_ply };
     reader.visit_all_games(&mut collector)?;
+    report.pairs = counts.moves.len() as u64;
     Ok((counts.entries(options), report))
 }
 
@@ -311,9 +362,12 @@ pub fn write(path: &Path, entries: &[Entry]) -> io::Result<()> {
         bytes.extend_from_slice(&entry.to_bytes());
     }
     let file_name = path.file_name().ok_or_else(|| io::Error::other("the output names no file"))?;
-    let staging = path.with_file_name(format!(".{}.partial", file_name.to_string_lossy()));
-    std::fs::write(&staging, bytes)?;
-    std::fs::rename(&staging, path).inspect_err(|_| {
+    let staging = path.with_file_name(format!(".{}.{}.partial", file_name.to_string_lossy(), std::process::id()));
+    let written = std::fs::File::create(&staging).and_then(|mut file| {
+        file.write_all(&bytes)?;
+        file.sync_all()
+    });
+    written.and_then(|()| std::fs::rename(&staging, path)).inspect_err(|_| {
         let _ = std::fs::remove_file(&staging);
     })
 }
@@ -363,6 +417,44 @@ mod tests {
     }
 
     #[test]
+    fn entries_are_exactly_polyglots() {
+        // Keys from the Polyglot format's own examples: the start, and after 1.e4.
+        const START: u64 = 0x463b_9618_1691_fc9c;
+        const AFTER_E4: u64 = 0x823c_9b50_fd11_4196;
+        // e2e4, d2d4, e7e5 packed as to | from << 6.
+        let (e4, d4, e5) = (28 | 12 << 6, 27 | 11 << 6, 36 | 52 << 6);
+        let pgn = "\
+[Result \"1-0\"]\n\n1. e4 e5 1-0\n\n\
+[Result \"1-0\"]\n\n1. e4 e5 1-0\n\n\
+[Result \"1/2-1/2\"]\n\n1. e4 e5 1/2-1/2\n\n\
+[Result \"0-1\"]\n\n1. e4 e5 0-1\n\n\
+[Result \"1-0\"]\n\n1. d4 1-0\n\n";
+        let entry = |key, raw_move, weight| Entry { key, raw_move, weight, learn: 0 };
+        let (all, report) = make(pgn.as_bytes(), &MakeOptions { min_games: 1, ..MakeOptions::default() }).unwrap();
+        // 1.e4 won twice, drew once, lost once: 2 + 2 + 1 + 0; 1...e5 from Black's side: 0 + 0 + 1 + 2.
+        assert_eq!(all, [entry(START, e4, 5), entry(START, d4, 2), entry(AFTER_E4, e5, 3)]);
+        assert_eq!((report.games_read, report.games_used, report.moves_counted, report.pairs), (5, 5, 9, 3));
+        // Polyglot's default of three games drops 1.d4.
+        let (common, _) = make(pgn.as_bytes(), &MakeOptions::default()).unwrap();
+        assert_eq!(common, [entry(START, e4, 5), entry(AFTER_E4, e5, 3)]);
+        let bytes: Vec<u8> = common.iter().flat_map(|e| e.to_bytes()).collect();
+        assert_eq!(&bytes[..16], [0x46, 0x3b, 0x96, 0x18, 0x16, 0x91, 0xfc, 0x9c, 0x03, 0x1c, 0, 5, 0, 0, 0, 0]);
+    }
+
+    #[test]
+    fn unreadable_moves_and_null_moves_cut_a_game() {
+        let pgn = "\
+[Result \"1-0\"]\n\n1. e4 xyz 2. Nf3 1-0\n\n\
+[Result \"1-0\"]\n\n1. e4 -- 2. Nf3 1-0\n\n\
+[Result \"1-0\"]\n\n1. e4 e5 2. Nf3 1-0\n\n";
+        let (book, report) = book_of(pgn, MakeOptions { min_games: 1, ..MakeOptions::default() });
+        assert_eq!((report.games_read, report.games_used, report.games_cut), (3, 3, 2));
+        assert_eq!(report.moves_counted, 5);
+        assert_eq!(moves_of(&book, &[]), [("e4".into(), 6)]);
+        assert_eq!(moves_of(&book, &["e4", "e5"]), [("Nf3".into(), 2)]);
+    }
+
+    #[test]
     fn rare_moves_and_the_other_side_are_left_out_on_request() {
         let (book, _) = book_of(GAMES, MakeOptions { min_games: 3, ..MakeOptions::default() });
         assert_eq!(moves_of(&book, &[]), [("d4".into(), 3), ("e4".into(), 3)]);
@@ -403,12 +495,36 @@ mod tests {
     #[test]
     fn counts_are_halved_before_they_overflow() {
         let mut counts = Counts::default();
-        for _ in 0..COUNT_MAX {
-            counts.add(1, 2, Color::White, 2);
+        assert!(!counts.add(1, 3, Color::White, 1));
+        for _ in 1..COUNT_MAX {
+            assert!(!counts.add(1, 2, Color::White, 2));
         }
-        counts.add(1, 3, Color::White, 1);
-        let entries = counts.entries(&MakeOptions::default());
-        assert!(entries.iter().all(|e| e.weight <= 2 * COUNT_MAX as u16));
-        assert_eq!(entries[0].weight, COUNT_MAX as u16);
+        assert!(counts.add(1, 2, Color::White, 2), "the 16384th game calls for halving");
+        counts.halve(1, [2, 3, 4]);
+        // Rounding up as Polyglot does: 16384 games and 32768 points become 8192 and
+        // 16384; one game and one point stay one.
+        let stat = |m| counts.moves.get(&(1, m)).map(|s| (s.games, s.score));
+        assert_eq!((stat(2), stat(3), stat(4)), (Some((COUNT_MAX / 2, COUNT_MAX)), Some((1, 1)), None));
+        counts.add(1, 2, Color::White, 0);
+        let weights: Vec<(u16, u16)> = counts
+            .entries(&MakeOptions { min_games: 1, ..MakeOptions::default() })
+            .iter()
+            .map(|e| (e.raw_move, e.weight))
+            .collect();
+        assert_eq!(weights, [(2, COUNT_MAX), (3, 1)]);
+    }
+
+    #[test]
+    fn a_popular_move_halves_its_position() {
+        let mut pgn = String::from("[Result \"1/2-1/2\"]\n\n1. d4 1/2-1/2\n\n");
+        for _ in 0..COUNT_MAX {
+            pgn += "[Result \"1-0\"]\n\n1. e4 e5 1-0\n\n";
+        }
+        let (book, report) = book_of(&pgn, MakeOptions { min_games: 1, ..MakeOptions::default() });
+        assert_eq!(report.games_used, u64::from(COUNT_MAX) + 1);
+        // 1.e4: 16384 wins, 32768 points, halved; 1.d4 halved with it, from one to one.
+        assert_eq!(moves_of(&book, &[]), [("e4".into(), u32::from(COUNT_MAX)), ("d4".into(), 1)]);
+        // 1...e5 reached 16384 games too, but never scored.
+        assert!(moves_of(&book, &["e4"]).is_empty());
     }
 }

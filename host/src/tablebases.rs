@@ -1,10 +1,40 @@
 //! Syzygy endgame tablebases: the tables `egtpath syzygy` names, the move to play
 //! at the root of a position they cover, the rows of `bk` there, and the probe the
 //! host lends every search plugin for positions inside the search.
+//!
+//! # The root move and the fifty-move rule
+//!
+//! Every legal move is judged by probing the position it leads to: its WDL under
+//! the fifty-move rule (shakmaty-syzygy's `probe_wdl`, which adds the halfmove
+//! clock the move leaves to the DTZ) and its DTZ. A move that mates is best of all.
+//! Then the result for us ranks the moves, and within the best result:
+//! - winning: a capture or pawn move that keeps the win (the fifty-move count starts
+//!   again), else the smallest DTZ;
+//! - losing: a move that is no capture or pawn move, then the largest DTZ;
+//! - drawing: any; they all go to [`RootVerdict::keeping`], for a search to choose.
+//!
+//! A win the fifty-move rule spoils (cursed) and a loss it saves (blessed) are
+//! draws. Some DTZ tables store distances rounded up to an even number of plies,
+//! so when a rounded DTZ plus the halfmove clock lands exactly on the limit (100
+//! plies) the tables cannot tell a win from a fifty-move draw (shakmaty-syzygy's
+//! `MaybeWin`/`MaybeLoss`). Such a move ranks between the sure results and a draw:
+//! it never does worse than a draw, and if the phase since the last capture or pawn
+//! move followed the tables (as our own play does) it is a win, since the rounding
+//! never wastes the ply that decides. The verdict takes the hopeful reading for the
+//! side to move: a possible win is a [`Outcome::Win`], a possible loss a
+//! [`Outcome::Draw`] (the move played is the same either way; the reading only
+//! decides what is shown and whether a draw is worth accepting).
+//!
+//! Playing each move this way converts a won position to mate within the
+//! fifty-move rule and never loses a drawn one (`tests/endgames.rs` plays it out).
 
 use std::{
+    cmp::Reverse,
     path::{Path, PathBuf},
-    sync::{Arc, Mutex, RwLock},
+    sync::{
+        Arc, Mutex, RwLock,
+        atomic::{AtomicBool, Ordering},
+    },
 };
 
 use plugboard_plugin_api::{self as api, TablebaseProbe, TablebaseSource};
@@ -22,34 +52,111 @@ pub enum Outcome {
 /// The tables' decision at the root.
 #[derive(Debug, Clone)]
 pub struct RootVerdict {
+    /// For the side to move; see the module documentation for wins and losses
+    /// that DTZ rounding leaves in doubt.
     pub outcome: Outcome,
     /// The move to play: mate if there is one; else, when winning, a capture or pawn
     /// move that keeps the win, then the nearest zeroing move (smallest DTZ); when
-    /// losing, the farthest.
+    /// losing, no capture or pawn move, then the farthest; when drawing, one that
+    /// leaves the opponent a loss but for the fifty-move rule if there is one.
     pub best: Move,
-    /// Every move that keeps `outcome`.
+    /// Every move as good as `best` by the tables' result: for a draw, the drawing
+    /// moves, among which a search may choose.
     pub keeping: Vec<Move>,
     /// DTZ of the position after `best`, in plies, from our side's view: positive
-    /// when we win; 0 in a draw.
+    /// when we win, negative when we lose; 0 in a draw.
     pub dtz: i32,
-    /// For the thinking output: far above any evaluation, below the mate scores.
+    /// For the thinking output: `WIN_SCORE - dtz` for a win, `-WIN_SCORE - dtz`
+    /// for a loss, 0 for a draw. Far above any evaluation, far below the mate
+    /// scores the host shows (100000 and more).
     pub score: i32,
 }
 
 /// A tablebase win is shown as this many centipawns, less the plies to the next
-/// capture or pawn move.
+/// capture or pawn move: "+199.87" reads as a tablebase win, as in other engines.
 pub const WIN_SCORE: i32 = 20_000;
+
+/// How a move serves us by the tables, worst first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Rank {
+    Loss,
+    /// A loss or a fifty-move draw: DTZ rounding leaves it on the limit.
+    MaybeLoss,
+    /// Also a win the fifty-move rule spoils, or a loss it saves.
+    Draw,
+    /// A win or a fifty-move draw: DTZ rounding leaves it on the limit.
+    MaybeWin,
+    Win,
+}
+
+impl Rank {
+    /// The result for the side to move, taking the hopeful reading of a doubt.
+    fn outcome(self) -> Outcome {
+        match self {
+            Rank::Win | Rank::MaybeWin => Outcome::Win,
+            Rank::Draw | Rank::MaybeLoss => Outcome::Draw,
+            Rank::Loss => Outcome::Loss,
+        }
+    }
+
+    /// How a move serves us when the opponent's tables then say `theirs`.
+    fn of_reply(theirs: AmbiguousWdl) -> Rank {
+        match theirs {
+            AmbiguousWdl::Loss => Rank::Win,
+            AmbiguousWdl::MaybeLoss => Rank::MaybeWin,
+            AmbiguousWdl::BlessedLoss | AmbiguousWdl::Draw | AmbiguousWdl::CursedWin => Rank::Draw,
+            AmbiguousWdl::MaybeWin => Rank::MaybeLoss,
+            AmbiguousWdl::Win => Rank::Loss,
+        }
+    }
+}
 
 /// One legal move as the tables see it.
 struct Judged {
     m: Move,
-    /// For us, after the move: ordered Loss < Draw < Win.
-    outcome: Outcome,
+    rank: Rank,
+    /// The opponent's result after the move; `None` when the move ends the game.
+    theirs: Option<AmbiguousWdl>,
     /// Mates at once.
     mates: bool,
     zeroing: bool,
     /// DTZ of the position after the move, from our view (positive when we win).
     dtz: i32,
+}
+
+impl Judged {
+    /// Orders moves best first: by rank, then as the module documentation says.
+    fn preference(&self) -> (Reverse<Rank>, bool, bool, i32) {
+        let within = match self.rank {
+            Rank::Win | Rank::MaybeWin => (!self.mates, !self.zeroing, self.dtz),
+            // Our DTZ is negative: the smallest is the farthest.
+            Rank::Loss | Rank::MaybeLoss => (false, self.zeroing, self.dtz),
+            // A loss for them but for the fifty-move rule first, the nearest first:
+            // they may still go wrong. A win for them but for the rule last.
+            Rank::Draw => match self.theirs {
+                Some(AmbiguousWdl::BlessedLoss) => (false, false, self.dtz),
+                Some(AmbiguousWdl::CursedWin) => (true, true, 0),
+                _ => (true, false, 0),
+            },
+        };
+        (Reverse(self.rank), within.0, within.1, within.2)
+    }
+
+    /// The `bk` row: SAN, then the result for us.
+    fn row(&self, position: &Chess) -> String {
+        let san = SanPlus::from_move(position.clone(), self.m).to_string();
+        let result = match (self.rank, self.theirs) {
+            _ if self.mates => "win   mate".to_owned(),
+            (Rank::Win, _) => format!("win   DTZ {}", self.dtz),
+            (Rank::MaybeWin, _) => format!("win   DTZ {} (or a fifty-move draw: DTZ rounded)", self.dtz),
+            (Rank::Draw, Some(AmbiguousWdl::BlessedLoss)) => format!("draw  (cursed win, DTZ {})", self.dtz),
+            (Rank::Draw, Some(AmbiguousWdl::CursedWin)) => format!("draw  (blessed loss, DTZ {})", self.dtz),
+            (Rank::Draw, _) => "draw".to_owned(),
+            (Rank::MaybeLoss, _) => format!("loss  DTZ {} (or a fifty-move draw: DTZ rounded)", self.dtz),
+            (Rank::Loss, _) => format!("loss  DTZ {}", self.dtz),
+        };
+        format!(" {san:<7} {result}")
+    }
 }
 
 pub struct Tablebases {
@@ -58,12 +165,14 @@ pub struct Tablebases {
     files: usize,
     /// The first probe that failed (a table missing or corrupt), until the user is told.
     failure: Mutex<Option<String>>,
-    failure_seen: std::sync::atomic::AtomicBool,
+    failure_seen: AtomicBool,
 }
 
 impl Tablebases {
-    /// `paths` is `egtpath syzygy`'s PATH: folders separated by the platform's path
-    /// separator. Never fails: what could not be read comes back as sentences.
+    /// `paths` is `egtpath syzygy`'s PATH: one or more folders separated by the
+    /// platform's path separator. Never fails: what could not be read (a folder
+    /// that is missing or no folder, a folder without tables, a table file whose
+    /// size says it is corrupt) comes back as sentences for the user and the log.
     pub fn load(paths: &str) -> (Tablebases, Vec<String>) {
         let mut tables = Tablebase::new();
         let mut folders = Vec::new();
@@ -86,13 +195,8 @@ impl Tablebases {
                 Err(why) => problems.push(format!("{}: {why}", folder.display())),
             }
         }
-        let tablebases = Tablebases {
-            tables,
-            folders,
-            files,
-            failure: Mutex::new(None),
-            failure_seen: std::sync::atomic::AtomicBool::new(false),
-        };
+        let tablebases =
+            Tablebases { tables, folders, files, failure: Mutex::new(None), failure_seen: AtomicBool::new(false) };
         (tablebases, problems)
     }
 
@@ -103,21 +207,24 @@ impl Tablebases {
 
     fn note_failure(&self, why: &SyzygyError, position: &Chess) {
         tracing::warn!(%why, fen = %fen(position), "tablebase probe failed");
-        if !self.failure_seen.swap(true, std::sync::atomic::Ordering::Relaxed) {
+        if !self.failure_seen.swap(true, Ordering::Relaxed) {
             // The first line: shakmaty-syzygy appends a backtrace when RUST_BACKTRACE is set.
             let first_line = why.to_string().lines().next().unwrap_or_default().trim_end_matches(':').to_owned();
             *self.failure.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = Some(first_line);
         }
     }
 
+    /// No table at all.
     pub fn is_empty(&self) -> bool {
         self.files == 0
     }
 
+    /// The most pieces (kings included) of any table.
     pub fn max_pieces(&self) -> usize {
         self.tables.max_pieces()
     }
 
+    /// E.g. "70 table files, up to 4 pieces, from /a/b".
     pub fn describe(&self) -> String {
         let folders: Vec<String> = self.folders.iter().map(|f| f.display().to_string()).collect();
         format!("{} table files, up to {} pieces, from {}", self.files, self.max_pieces(), folders.join(", "))
@@ -136,72 +243,53 @@ impl Tablebases {
             .map(|m| {
                 let mut after = position.clone();
                 after.play_unchecked(m);
+                let zeroing = m.is_zeroing();
                 if after.is_checkmate() {
-                    return Ok(Judged { m, outcome: Outcome::Win, mates: true, zeroing: true, dtz: 1 });
+                    return Ok(Judged { m, rank: Rank::Win, theirs: None, mates: true, zeroing, dtz: 1 });
                 }
                 if after.is_game_over() {
-                    return Ok(Judged { m, outcome: Outcome::Draw, mates: false, zeroing: m.is_zeroing(), dtz: 0 });
+                    return Ok(Judged { m, rank: Rank::Draw, theirs: None, mates: false, zeroing, dtz: 0 });
                 }
                 // The opponent's view, with the halfmove clock the move leaves.
-                let wdl = self.tables.probe_wdl(&after)?;
+                let theirs = self.tables.probe_wdl(&after)?;
                 let dtz = self.tables.probe_dtz(&after)?.ignore_rounding();
-                Ok(Judged { m, outcome: our_outcome(wdl), mates: false, zeroing: m.is_zeroing(), dtz: -dtz.0 })
+                Ok(Judged { m, rank: Rank::of_reply(theirs), theirs: Some(theirs), mates: false, zeroing, dtz: -dtz.0 })
             })
             .collect();
         judged.map_err(|why| self.note_failure(&why, position)).ok()
     }
 
+    /// The root decision in a position the tables cover (standard chess rules, no
+    /// castling rights, at most [`Self::max_pieces`] pieces); `None` elsewhere, and
+    /// when a probe failed (a table missing or corrupt: logged, and told once
+    /// through [`Self::take_failure`]), so the engine just searches.
     pub fn root(&self, position: &Chess) -> Option<RootVerdict> {
         if !self.covers(position) {
             return None;
         }
         let judged = self.judge_moves(position)?;
-        let outcome = judged.iter().map(|j| j.outcome).max()?;
-        let keeping: Vec<&Judged> = judged.iter().filter(|j| j.outcome == outcome).collect();
-        let best = match outcome {
-            // Mate first; a zeroing move restarts the fifty-move count; then the nearest.
-            Outcome::Win => keeping.iter().min_by_key(|j| (!j.mates, !j.zeroing, j.dtz)),
-            // Keep the opponent's way to a zeroing move long, and make none ourselves.
-            Outcome::Loss => keeping.iter().min_by_key(|j| (j.zeroing, j.dtz)),
-            Outcome::Draw => keeping.first(),
-        }?;
-        let dtz = if outcome == Outcome::Draw { 0 } else { best.dtz };
-        let score = match outcome {
-            Outcome::Win => WIN_SCORE - dtz.abs(),
-            Outcome::Draw => 0,
-            Outcome::Loss => -WIN_SCORE + dtz.abs(),
+        let best = judged.iter().min_by_key(|j| j.preference())?;
+        let outcome = best.rank.outcome();
+        let keeping = judged.iter().filter(|j| j.rank == best.rank).map(|j| j.m).collect();
+        let (dtz, score) = match outcome {
+            Outcome::Win => (best.dtz, WIN_SCORE - best.dtz),
+            Outcome::Draw => (0, 0),
+            Outcome::Loss => (best.dtz, -WIN_SCORE - best.dtz),
         };
-        Some(RootVerdict { outcome, best: best.m, keeping: keeping.iter().map(|j| j.m).collect(), dtz, score })
+        Some(RootVerdict { outcome, best: best.m, keeping, dtz, score })
     }
 
-    /// `bk` in a position the tables cover: every move with its result, best first.
+    /// `bk` in a position the tables cover: every legal move with its result for
+    /// the side to move, best first, e.g. " Kb2     win   DTZ 12", " Rxa1    draw",
+    /// " Ke2     loss  DTZ -7" (DTZ of the position after the move, from our view).
+    /// `None` where [`Self::root`] gives none.
     pub fn listing(&self, position: &Chess) -> Option<Vec<String>> {
         if !self.covers(position) {
             return None;
         }
         let mut judged = self.judge_moves(position)?;
-        judged.sort_by_key(|j| {
-            let order = match j.outcome {
-                Outcome::Win => (0, j.dtz),
-                Outcome::Draw => (1, 0),
-                Outcome::Loss => (2, -j.dtz.abs()),
-            };
-            (!j.mates, order)
-        });
-        Some(
-            judged
-                .iter()
-                .map(|j| {
-                    let san = SanPlus::from_move(position.clone(), j.m).to_string();
-                    match (j.outcome, j.mates) {
-                        (_, true) => format!("{san:<7} win   mate"),
-                        (Outcome::Win, _) => format!("{san:<7} win   DTZ {}", j.dtz.abs()),
-                        (Outcome::Draw, _) => format!("{san:<7} draw"),
-                        (Outcome::Loss, _) => format!("{san:<7} loss  DTZ {}", j.dtz.abs()),
-                    }
-                })
-                .collect(),
-        )
+        judged.sort_by_key(Judged::preference);
+        Some(judged.iter().map(|j| j.row(position)).collect())
     }
 
     /// WDL for the side to move of a position reached by a capture or pawn move.
@@ -232,20 +320,6 @@ fn add_tables(tables: &mut Tablebase<Chess>, folder: &Path, problems: &mut Vec<S
     Ok(added)
 }
 
-/// The result for us of a move after which the opponent's tables say `wdl`: a win
-/// the fifty-move rule spoils is a draw, and so is a loss it saves. A win the
-/// rounding of DTZ leaves in doubt counts as a draw too, so the engine prefers a
-/// sure win and never risks a sure draw.
-fn our_outcome(theirs: AmbiguousWdl) -> Outcome {
-    match theirs {
-        AmbiguousWdl::Loss => Outcome::Win,
-        AmbiguousWdl::MaybeLoss | AmbiguousWdl::BlessedLoss | AmbiguousWdl::Draw | AmbiguousWdl::CursedWin => {
-            Outcome::Draw
-        }
-        AmbiguousWdl::MaybeWin | AmbiguousWdl::Win => Outcome::Loss,
-    }
-}
-
 fn fen(position: &Chess) -> String {
     shakmaty::fen::Fen::from_position(position, shakmaty::EnPassantMode::Legal).to_string()
 }
@@ -271,7 +345,7 @@ static LENT: Lent = Lent;
 
 impl TablebaseSource for Lent {
     fn probe_wdl(&self, position: &api::Position) -> Option<api::Wdl> {
-        if position.variant != api::Variant::CHESS {
+        if position.variant != api::Variant::CHESS || position.castling_rooks != 0 {
             return None;
         }
         let lent = ACTIVE.read().unwrap_or_else(|poisoned| poisoned.into_inner());
@@ -379,14 +453,29 @@ mod tests {
         assert_eq!(tables.root(&position("k7/8/8/8/8/8/8/KB4Q1 w - - 0 1")).unwrap().outcome, Outcome::Win);
     }
 
+    /// The opponent's WDL after `m`, as `root` reads it.
+    fn theirs_after(tables: &Tablebases, position: &Chess, m: Move) -> AmbiguousWdl {
+        let mut after = position.clone();
+        after.play_unchecked(m);
+        tables.tables.probe_wdl(&after).unwrap()
+    }
+
     #[test]
     fn a_won_position_is_played_to_win() {
         let tables = tables();
-        // The tables' figures: DTZ 13 for White here (tests/data/syzygy/MANIFEST.md).
-        let verdict = tables.root(&position("k7/8/8/8/8/8/8/KQ6 w - - 0 1")).unwrap();
+        // The tables' figures: DTZ 13 for White here (tests/data/syzygy/MANIFEST.md),
+        // so 12 after the best move.
+        let won = position("k7/8/8/8/8/8/8/KQ6 w - - 0 1");
+        let verdict = tables.root(&won).unwrap();
         assert_eq!(verdict.outcome, Outcome::Win);
         assert_eq!(verdict.dtz, 12);
         assert_eq!(verdict.score, WIN_SCORE - 12);
+        assert!(verdict.keeping.contains(&verdict.best));
+        // Every winning move is kept, and only those.
+        for m in won.legal_moves() {
+            let wins = theirs_after(&tables, &won, m) == AmbiguousWdl::Loss;
+            assert_eq!(verdict.keeping.contains(&m), wins, "{}", uci(m));
+        }
         // Mate in one is taken at once.
         let mate = tables.root(&position("k7/8/1K6/8/8/8/8/6Q1 w - - 0 1")).unwrap();
         assert_eq!(uci(mate.best), "g1g8");
@@ -395,6 +484,36 @@ mod tests {
         let lost = tables.root(&position("k7/8/8/8/8/8/8/KQ6 b - - 0 1")).unwrap();
         assert_eq!(lost.outcome, Outcome::Loss);
         assert_eq!(lost.dtz, -13);
+        assert_eq!(lost.score, -WIN_SCORE + 13);
+    }
+
+    #[test]
+    fn a_capture_or_pawn_move_that_keeps_the_win_comes_first() {
+        let tables = tables();
+        // KQvKR: king or queen can take the rook; taking it starts a fresh KQvK count.
+        let verdict = tables.root(&position("8/8/8/3k4/8/8/1r6/KQ6 w - - 0 1")).unwrap();
+        assert_eq!(verdict.outcome, Outcome::Win);
+        assert!(verdict.best.is_capture(), "{}", uci(verdict.best));
+    }
+
+    #[test]
+    fn a_drawn_pawn_ending_keeps_the_draw() {
+        let tables = tables();
+        // The king in front of the pawn: every move holds (MANIFEST.md: WDL 0).
+        let drawn = position("4k3/8/8/4P3/4K3/8/8/8 b - - 0 1");
+        let verdict = tables.root(&drawn).unwrap();
+        assert_eq!((verdict.outcome, verdict.dtz, verdict.score), (Outcome::Draw, 0, 0));
+        assert_eq!(verdict.keeping.len(), drawn.legal_moves().len());
+        // Here only the opposition holds: a wrong king move lets the pawn through.
+        let narrow = position("8/4k3/8/4PK2/8/8/8/8 b - - 0 1");
+        let verdict = tables.root(&narrow).unwrap();
+        assert_eq!(verdict.outcome, Outcome::Draw);
+        let all = narrow.legal_moves();
+        for m in &all {
+            let draws = theirs_after(&tables, &narrow, *m) == AmbiguousWdl::Draw;
+            assert_eq!(verdict.keeping.contains(m), draws, "{}", uci(*m));
+        }
+        assert!(verdict.keeping.len() < all.len(), "some king move should lose");
     }
 
     #[test]
@@ -419,12 +538,81 @@ mod tests {
     #[test]
     fn the_fifty_move_rule_is_respected() {
         let tables = tables();
-        // KQvK with DTZ 13 but 95 plies already gone: the win cannot be completed
-        // in time, so the tables call it a draw rather than a win.
-        let late = tables.root(&position("k7/8/8/8/8/8/8/KQ6 w - - 95 80")).unwrap();
-        assert_eq!(late.outcome, Outcome::Draw);
-        let early = tables.root(&position("k7/8/8/8/8/8/8/KQ6 w - - 80 80")).unwrap();
-        assert_eq!(early.outcome, Outcome::Win);
+        // KQvK, DTZ 13: the fastest line reaches mate 13 plies from now.
+        let at = |clock: u32| tables.root(&position(&format!("k7/8/8/8/8/8/8/KQ6 w - - {clock} 80"))).unwrap();
+        let fresh = at(0);
+        // 87 plies gone: only the fastest moves still mate by ply 100.
+        let late = at(87);
+        assert_eq!(late.outcome, Outcome::Win);
+        assert_eq!(late.dtz, 12);
+        assert!(!late.keeping.is_empty() && late.keeping.len() < fresh.keeping.len());
+        for m in &late.keeping {
+            assert!(fresh.keeping.contains(m));
+            let mut after = position("k7/8/8/8/8/8/8/KQ6 w - - 0 1");
+            after.play_unchecked(*m);
+            assert_eq!(tables.tables.probe_dtz(&after).unwrap().ignore_rounding().0, -12, "{}", uci(*m));
+        }
+        // One ply more, and no line mates in time: a draw, kept by any safe move.
+        let too_late = at(88);
+        assert_eq!((too_late.outcome, too_late.score), (Outcome::Draw, 0));
+        assert_eq!(at(95).outcome, Outcome::Draw);
+        // The defender, with 86 plies gone, reaches the fifty-move draw if the
+        // win takes the longest way (DTZ 13 after the best defence)...
+        let defended = tables.root(&position("k7/8/8/8/8/8/8/KQ6 b - - 87 80")).unwrap();
+        assert_eq!(defended.outcome, Outcome::Draw);
+        // ... and a capture resets the count: KQvKR, the rook taken at once.
+        let capture = tables.root(&position("8/8/8/3k4/8/8/1r6/KQ6 w - - 99 80")).unwrap();
+        assert_eq!(capture.outcome, Outcome::Win);
+        assert!(capture.best.is_capture(), "{}", uci(capture.best));
+    }
+
+    #[test]
+    fn a_result_rounding_leaves_on_the_limit_reads_hopefully() {
+        let tables = tables();
+        // KQvK after the best move: DTZ 12, stored rounded. With 87 plies gone the
+        // opponent's position sits exactly on the limit: a loss or a fifty-move draw
+        // for all the tables can tell. The win is played for (and is real: the
+        // manifest's Gaviota DTM 13 shows the 12 is exact).
+        let won = position("k7/8/8/8/8/8/8/KQ6 w - - 87 80");
+        let verdict = tables.root(&won).unwrap();
+        assert_eq!(theirs_after(&tables, &won, verdict.best), AmbiguousWdl::MaybeLoss);
+        assert_eq!(verdict.outcome, Outcome::Win);
+        assert_eq!(verdict.score, WIN_SCORE - 12);
+        let rows = tables.listing(&won).unwrap();
+        assert!(rows[0].contains("win   DTZ 12 (or a fifty-move draw"), "{rows:?}");
+        // The defender on the limit: the farthest move, read as a draw.
+        let defended = position("k7/8/8/8/8/8/8/KQ6 b - - 86 80");
+        let verdict = tables.root(&defended).unwrap();
+        assert_eq!(theirs_after(&tables, &defended, verdict.best), AmbiguousWdl::MaybeWin);
+        assert_eq!((verdict.outcome, verdict.score), (Outcome::Draw, 0));
+        for m in &verdict.keeping {
+            assert_eq!(theirs_after(&tables, &defended, *m), AmbiguousWdl::MaybeWin, "{}", uci(*m));
+        }
+    }
+
+    #[test]
+    fn moves_rank_by_result_then_mate_zeroing_and_distance() {
+        let moves = position("k7/8/8/8/8/8/8/KQ6 w - - 0 1").legal_moves();
+        let judged = |i: usize, rank: Rank, theirs: Option<AmbiguousWdl>, mates: bool, zeroing: bool, dtz: i32| {
+            Judged { m: moves[i], rank, theirs, mates, zeroing, dtz }
+        };
+        let mut list = [
+            judged(0, Rank::Loss, Some(AmbiguousWdl::Win), false, false, -20),
+            judged(1, Rank::Loss, Some(AmbiguousWdl::Win), false, true, -30),
+            judged(2, Rank::Loss, Some(AmbiguousWdl::Win), false, false, -30),
+            judged(3, Rank::MaybeLoss, Some(AmbiguousWdl::MaybeWin), false, false, -60),
+            judged(4, Rank::Draw, Some(AmbiguousWdl::CursedWin), false, false, -110),
+            judged(5, Rank::Draw, Some(AmbiguousWdl::Draw), false, false, 0),
+            judged(6, Rank::Draw, Some(AmbiguousWdl::BlessedLoss), false, false, 110),
+            judged(7, Rank::MaybeWin, Some(AmbiguousWdl::MaybeLoss), false, false, 40),
+            judged(8, Rank::Win, Some(AmbiguousWdl::Loss), false, false, 5),
+            judged(9, Rank::Win, Some(AmbiguousWdl::Loss), false, true, 9),
+            judged(10, Rank::Win, None, true, false, 1),
+        ];
+        list.sort_by_key(Judged::preference);
+        let order: Vec<Move> = list.iter().map(|j| j.m).collect();
+        let expected: Vec<Move> = [10, 9, 8, 7, 6, 5, 4, 3, 2, 0, 1].iter().map(|&i| moves[i]).collect();
+        assert_eq!(order, expected);
     }
 
     #[test]
@@ -439,10 +627,22 @@ mod tests {
     #[test]
     fn bk_rows_list_every_move_best_first() {
         let tables = tables();
-        let rows = tables.listing(&position("k7/8/1K6/8/8/8/8/6Q1 w - - 0 1")).unwrap();
-        assert_eq!(rows[0], "Qg8#    win   mate");
-        assert!(rows.iter().any(|r| r.contains("draw")), "stalemating moves draw: {rows:?}");
-        assert_eq!(rows.len(), position("k7/8/1K6/8/8/8/8/6Q1 w - - 0 1").legal_moves().len());
+        let mating = position("k7/8/1K6/8/8/8/8/6Q1 w - - 0 1");
+        let rows = tables.listing(&mating).unwrap();
+        assert_eq!(rows[0], " Qg8#    win   mate");
+        assert!(rows.iter().any(|r| r.ends_with(" draw")), "stalemating moves draw: {rows:?}");
+        assert_eq!(rows.len(), mating.legal_moves().len());
+        assert!(rows.iter().all(|r| r.starts_with(' ')));
+        // The losing side: every row a loss, the longest first, as negative DTZ.
+        let rows = tables.listing(&position("k7/8/8/8/8/8/8/KQ6 b - - 0 1")).unwrap();
+        assert_eq!(rows[0], " Ka7     loss  DTZ -13", "{rows:?}");
+        assert!(rows.iter().all(|r| r.contains(" loss  DTZ -")), "{rows:?}");
+        // The winning side: the best first, then the slower wins, then the rest.
+        let rows = tables.listing(&position("k7/8/8/8/8/8/8/KQ6 w - - 0 1")).unwrap();
+        assert!(rows[0].ends_with(" win   DTZ 12"), "{rows:?}");
+        // A cursed win: won but for the fifty-move rule.
+        let rows = tables.listing(&position("k7/8/8/8/8/8/8/KQ6 w - - 90 80")).unwrap();
+        assert!(rows[0].contains(" draw  (cursed win, DTZ 12)"), "{rows:?}");
     }
 
     #[test]

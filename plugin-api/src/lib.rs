@@ -14,7 +14,14 @@
 //!   taking a crate-neutral [`Position`].
 //!
 //! A third, optional service goes the other way: the host lends search plugins
-//! its endgame tablebases ([`TablebaseProbe`]), so any search can probe them.
+//! its endgame tablebases ([`TablebaseProbe`], through
+//! [`SearchPlugin::use_tablebases`]), so any search can probe them.
+//!
+//! Root modules keep the fields of the first release: abi_stable refuses a library
+//! whose root module has fewer fields than the host expects, so growing one would
+//! shut out every plugin already built. Entries added later go into an extended
+//! module ([`SearchModuleExt`]) that plugins export in the first release's shape;
+//! the host reads them through accessors that answer `None` for older plugins.
 //!
 //! Plugin authors implement [`EvalPlugin`] or [`SearchPlugin`] and call
 //! [`export_eval_plugin!`] or [`export_search_plugin!`]; every exported function
@@ -34,7 +41,8 @@ pub use options::{OptionKind, OptionSpec, PluginInfo};
 pub use position::{Move, PieceKind, Position, Square, Variant};
 pub use search::{
     Bound, EVAL_FAILURE_PREFIX, InfoKind, NO_DEADLINE, PresetScore, Reporter, Score, ScoreKind, SearchControl,
-    SearchInfo, SearchModule, SearchModuleRef, SearchOutcome, SearchPlugin, SearchRequest,
+    SearchInfo, SearchModule, SearchModuleExt, SearchModuleExtRef, SearchModuleRef, SearchOutcome, SearchPlugin,
+    SearchRequest,
 };
 pub use tablebase::{TablebaseProbe, TablebaseSource, Wdl};
 

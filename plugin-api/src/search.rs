@@ -24,7 +24,15 @@ pub const NO_DEADLINE: u64 = u64::MAX;
 /// (it panicked, or could not make an evaluator); the host then blames the evaluation.
 pub const EVAL_FAILURE_PREFIX: &str = "evaluation failed";
 
-/// The root module of a search plugin.
+/// The root module of a search plugin: the entries of the first release, which is
+/// what the host loads and checks.
+///
+/// It never grows. abi_stable accepts a library whose root module has at least the
+/// fields the host expects, never fewer, so a field added here would make every
+/// plugin built before it unloadable. Entries added since live in
+/// [`SearchModuleExt`], which plugins build and export through this type; the host
+/// reaches them through accessors such as [`SearchModuleRef::use_tablebases`],
+/// which answer `None` for a plugin built before the entry existed.
 #[repr(C)]
 #[derive(StableAbi)]
 #[sabi(kind(Prefix(prefix_ref = SearchModuleRef, prefix_fields = SearchModulePrefix)))]
@@ -40,11 +48,6 @@ pub struct SearchModule {
         eval: EvaluatorSource,
         reporter: Reporter<'_>,
     ) -> RResult<SearchOutcome, RString>,
-    /// The host's tablebases for the searches to come (`RNone`: none). Called before
-    /// each search. Added after the first release: a plugin built before it lacks
-    /// the field, and the host then simply lends it nothing.
-    #[sabi(missing_field(option))]
-    pub use_tablebases: extern "C" fn(probe: ROption<TablebaseProbe>),
 }
 
 impl RootModule for SearchModuleRef {
@@ -52,6 +55,61 @@ impl RootModule for SearchModuleRef {
     const BASE_NAME: &'static str = crate::SEARCH_MODULE_NAME;
     const NAME: &'static str = crate::SEARCH_MODULE_NAME;
     const VERSION_STRINGS: VersionStrings = package_version_strings!();
+}
+
+/// [`SearchModule`] with the entries added after the first release, at its end.
+/// [`SearchPlugin::module`] builds one and hands it out as a [`SearchModuleRef`].
+///
+/// Entries are only ever appended, each with the type it was added with; this
+/// promise, not abi_stable's load-time check (which sees only [`SearchModule`]),
+/// is what makes reading them sound.
+#[repr(C)]
+#[derive(StableAbi)]
+#[sabi(kind(Prefix(prefix_ref = SearchModuleExtRef, prefix_fields = SearchModuleExtPrefix)))]
+#[sabi(missing_field(option))]
+pub struct SearchModuleExt {
+    pub info: extern "C" fn() -> RResult<PluginInfo, RString>,
+    pub set_option: extern "C" fn(name: RStr<'_>, value: RStr<'_>) -> RResult<(), RString>,
+    #[sabi(last_prefix_field)]
+    pub search: extern "C" fn(
+        request: &SearchRequest<'_>,
+        eval: EvaluatorSource,
+        reporter: Reporter<'_>,
+    ) -> RResult<SearchOutcome, RString>,
+    /// The host's tablebases for the searches to come (`RNone`: none). Called before
+    /// each search.
+    pub use_tablebases: extern "C" fn(probe: ROption<TablebaseProbe>),
+}
+
+impl SearchModuleExt {
+    /// The root module to export: this one, seen as a [`SearchModule`].
+    pub fn leak_into_module(self) -> SearchModuleRef {
+        use abi_stable::prefix_type::{PrefixRefTrait, PrefixTypeTrait};
+        let extended = self.leak_into_prefix();
+        // SAFETY: SearchModuleExt is SearchModule with fields appended (both repr(C),
+        // the same prefix), so its prefix can be read as SearchModule's; the value's
+        // metadata still says which fields it has.
+        SearchModuleRef::from_prefix_ref(unsafe { extended.to_prefix_ref().cast::<SearchModulePrefix>() })
+    }
+}
+
+impl SearchModuleRef {
+    /// The module with the entries added after the first release; each reads as
+    /// `None` when the plugin was built before it existed.
+    pub fn extended(self) -> SearchModuleExtRef {
+        use abi_stable::prefix_type::PrefixRefTrait;
+        // SAFETY: every search module starts with SearchModule's fields, and
+        // SearchModuleExt appends to them. Its accessors past the prefix check the
+        // fields the value was built with (the metadata a plugin's own
+        // `leak_into_prefix` wrote), so a field a plugin lacks is never read.
+        SearchModuleExtRef::from_prefix_ref(unsafe { self.to_prefix_ref().cast::<SearchModuleExtPrefix>() })
+    }
+
+    /// The plugin's [`SearchModuleExt::use_tablebases`]; `None` for a plugin built
+    /// before tablebases were lent, which the host then simply lends nothing.
+    pub fn use_tablebases(self) -> Option<extern "C" fn(probe: ROption<TablebaseProbe>)> {
+        self.extended().use_tablebases()
+    }
 }
 
 /// What the host can change while a search runs.
@@ -293,14 +351,13 @@ pub trait SearchPlugin: 'static {
     where
         Self: Sized,
     {
-        use abi_stable::prefix_type::PrefixTypeTrait;
-        SearchModule {
+        SearchModuleExt {
             info: info_shim::<Self>,
             set_option: set_option_shim::<Self>,
             search: search_shim::<Self>,
             use_tablebases: use_tablebases_shim::<Self>,
         }
-        .leak_into_prefix()
+        .leak_into_module()
     }
 }
 
@@ -328,5 +385,141 @@ extern "C" fn search_shim<P: SearchPlugin>(
     match catch_unwind(AssertUnwindSafe(|| P::search(request, eval, reporter))) {
         Ok(result) => result.map_err(RString::from).into(),
         Err(panic) => RResult::RErr(panic_message(&panic)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::{AtomicU32, Ordering};
+
+    use abi_stable::{
+        StableAbi,
+        abi_stability::abi_checking::check_layout_compatibility,
+        prefix_type::{PrefixRefTrait, PrefixTypeTrait},
+        std_types::{ROption, RResult, RStr, RString},
+    };
+
+    use super::{SearchModulePrefix, SearchModuleRef, SearchPlugin};
+    use crate::{EvaluatorSource, PluginInfo, Reporter, SearchOutcome, SearchRequest, TablebaseProbe};
+
+    /// The root module as the first release had it, before `use_tablebases`.
+    #[allow(dead_code)]
+    mod first_release {
+        use super::*;
+
+        #[repr(C)]
+        #[derive(StableAbi)]
+        #[sabi(kind(Prefix(prefix_ref = SearchModuleRef, prefix_fields = SearchModulePrefix)))]
+        #[sabi(missing_field(panic))]
+        pub struct SearchModule {
+            pub info: extern "C" fn() -> RResult<PluginInfo, RString>,
+            pub set_option: extern "C" fn(name: RStr<'_>, value: RStr<'_>) -> RResult<(), RString>,
+            #[sabi(last_prefix_field)]
+            pub search: extern "C" fn(
+                request: &SearchRequest<'_>,
+                eval: EvaluatorSource,
+                reporter: Reporter<'_>,
+            ) -> RResult<SearchOutcome, RString>,
+        }
+    }
+
+    /// The root module grown by a field, as one might have tried.
+    #[allow(dead_code)]
+    mod grown {
+        use super::*;
+
+        #[repr(C)]
+        #[derive(StableAbi)]
+        #[sabi(kind(Prefix(prefix_ref = SearchModuleRef, prefix_fields = SearchModulePrefix)))]
+        #[sabi(missing_field(option))]
+        pub struct SearchModule {
+            pub info: extern "C" fn() -> RResult<PluginInfo, RString>,
+            pub set_option: extern "C" fn(name: RStr<'_>, value: RStr<'_>) -> RResult<(), RString>,
+            #[sabi(last_prefix_field)]
+            pub search: extern "C" fn(
+                request: &SearchRequest<'_>,
+                eval: EvaluatorSource,
+                reporter: Reporter<'_>,
+            ) -> RResult<SearchOutcome, RString>,
+            pub use_tablebases: extern "C" fn(probe: ROption<TablebaseProbe>),
+        }
+    }
+
+    extern "C" fn info() -> RResult<PluginInfo, RString> {
+        RResult::ROk(PluginInfo::new("first", "0.1.0"))
+    }
+
+    extern "C" fn set_option(_name: RStr<'_>, _value: RStr<'_>) -> RResult<(), RString> {
+        RResult::ROk(())
+    }
+
+    extern "C" fn search(
+        _request: &SearchRequest<'_>,
+        _eval: EvaluatorSource,
+        _reporter: Reporter<'_>,
+    ) -> RResult<SearchOutcome, RString> {
+        RResult::RErr("not here".into())
+    }
+
+    static LENT: AtomicU32 = AtomicU32::new(0);
+
+    struct Current;
+
+    impl SearchPlugin for Current {
+        fn info() -> PluginInfo {
+            PluginInfo::new("current", "0.1.0")
+        }
+
+        fn search(
+            _request: &SearchRequest<'_>,
+            _eval: EvaluatorSource,
+            _reporter: Reporter<'_>,
+        ) -> Result<SearchOutcome, String> {
+            Err("not here".into())
+        }
+
+        fn use_tablebases(probe: Option<TablebaseProbe>) {
+            LENT.store(probe.map_or(1, |probe| probe.max_pieces + 10), Ordering::SeqCst);
+        }
+    }
+
+    #[test]
+    fn plugins_of_the_first_release_and_of_now_load_in_either_host() {
+        // abi_stable's check when a host loads a plugin: the host's root module
+        // (interface) against the library's (implementation).
+        let now = <SearchModuleRef as StableAbi>::LAYOUT;
+        let first = <first_release::SearchModuleRef as StableAbi>::LAYOUT;
+        check_layout_compatibility(now, first).unwrap();
+        check_layout_compatibility(first, now).unwrap();
+        // Growing the root module itself would have shut out every older plugin.
+        assert!(check_layout_compatibility(<grown::SearchModuleRef as StableAbi>::LAYOUT, first).is_err());
+    }
+
+    #[test]
+    fn a_plugin_of_the_first_release_lacks_only_the_later_entries() {
+        let old = first_release::SearchModule { info, set_option, search }.leak_into_prefix();
+        // SAFETY: the layouts are compatible (see above); this is the cast abi_stable's
+        // `LibHeader::init_root_module` makes.
+        let module = SearchModuleRef::from_prefix_ref(unsafe { old.to_prefix_ref().cast::<SearchModulePrefix>() });
+        assert!(module.use_tablebases().is_none());
+        assert_eq!((module.info())().unwrap().name.as_str(), "first");
+    }
+
+    #[test]
+    fn a_plugin_of_now_receives_the_tablebases() {
+        let module = Current::module();
+        assert_eq!((module.info())().unwrap().name.as_str(), "current");
+        let use_tablebases = module.use_tablebases().expect("the entry");
+        use_tablebases(ROption::RNone);
+        assert_eq!(LENT.load(Ordering::SeqCst), 1);
+        struct Nothing;
+        impl crate::TablebaseSource for Nothing {
+            fn probe_wdl(&self, _position: &crate::Position) -> Option<crate::Wdl> {
+                None
+            }
+        }
+        static NOTHING: Nothing = Nothing;
+        use_tablebases(ROption::RSome(TablebaseProbe::new(&NOTHING, 5)));
+        assert_eq!(LENT.load(Ordering::SeqCst), 15);
     }
 }

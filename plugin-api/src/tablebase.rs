@@ -2,8 +2,20 @@
 //!
 //! The host reads the tables the user pointed it to (`egtpath`) and hands every
 //! search plugin a [`TablebaseProbe`] before each search (see
-//! [`crate::SearchModule::use_tablebases`]). A search asks it for the
+//! [`crate::SearchPlugin::use_tablebases`] and
+//! [`crate::SearchModuleRef::use_tablebases`]). A search asks it for the
 //! win/draw/loss value of positions inside its tree; the host decides the root.
+//!
+//! # How a search uses it
+//!
+//! The answer assumes the position was just reached by a capture or a pawn move
+//! (shakmaty-syzygy's `probe_wdl_after_zeroing`): the fifty-move count starts
+//! there. So probe where the halfmove clock is 0, with at most
+//! [`TablebaseProbe::max_pieces`] pieces and no castling rights, in orthodox chess
+//! ([`crate::Variant::CHESS`], Chess960 included; other variants get no answer).
+//! Not at the root: the host plays a root the tables cover by itself. A win or a
+//! loss is a game result, worth more than any evaluation and less than a mate
+//! found on the board; a cursed win or a blessed loss is a draw, perhaps by a hair.
 
 use std::{
     ffi::c_void,

@@ -645,8 +645,12 @@ mod tests {
         assert!(rows[0].contains(" draw  (cursed win, DTZ 12)"), "{rows:?}");
     }
 
+    /// Tests that lend tables take turns: the slot is the process's.
+    static LENDING: Mutex<()> = Mutex::new(());
+
     #[test]
     fn lent_tables_answer_search_plugins() {
+        let _turn = LENDING.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         let plugin_position = |fen: &str| plugboard_shakmaty::to_plugin_position(&position(fen), api::Variant::CHESS);
         install(Some(Arc::new(tables())));
         let probe = plugin_probe().unwrap();
@@ -662,5 +666,69 @@ mod tests {
         assert!(plugin_probe().is_none());
         // A probe handed out earlier now finds nothing, and is still safe to call.
         assert_eq!(probe.probe_wdl(&plugin_position("k7/8/8/8/8/8/8/KQ6 b - - 0 1")), None);
+    }
+
+    /// The built-in search, handed the probe as the host hands it to any search
+    /// plugin, searches `fen` to `depth`: its last score and tablebase hits.
+    fn search_with_lent_tables(fen: &str, depth: u32) -> (api::Score, u64) {
+        use api::{InfoKind, NO_DEADLINE, Reporter, SearchControl, SearchInfo, SearchPlugin, SearchRequest};
+        use plugboard_alphabeta::{AlphaBeta, Direct};
+        use plugboard_eval_pesto::PestoEvaluator;
+
+        let module = AlphaBeta::module();
+        let use_tablebases = module.use_tablebases().expect("alphabeta takes tablebases");
+        use_tablebases(plugin_probe().into());
+        let game = crate::game::Game::from_fen(fen).unwrap();
+        let root = game.plugin_position(game.position());
+        let control = SearchControl::new(NO_DEADLINE, NO_DEADLINE, false);
+        let request = SearchRequest {
+            game_start: root,
+            moves: abi_stable::std_types::RSlice::from_slice(&[]),
+            root,
+            root_moves: abi_stable::std_types::RSlice::from_slice(&[]),
+            depth,
+            nodes: 0,
+            threads: 1,
+            hash_mb: 8,
+            multipv: 1,
+            clear_hash: true,
+            preset_scores: abi_stable::std_types::RSlice::from_slice(&[]),
+            eval_noise: 0,
+            noise_seed: 0,
+            control: &control,
+        };
+        let last = Mutex::new(None);
+        let record = |info: &SearchInfo<'_>| {
+            if info.kind == InfoKind::Line {
+                *last.lock().unwrap() = Some((info.score, info.tbhits));
+            }
+        };
+        plugboard_alphabeta::search(&request, || Ok(Direct(PestoEvaluator::new())), Reporter::new(&record)).unwrap();
+        use_tablebases(None.into());
+        last.into_inner().unwrap().expect("a line")
+    }
+
+    #[test]
+    fn a_search_plugin_probes_the_lent_tables() {
+        let _turn = LENDING.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        install(Some(Arc::new(tables())));
+        // Five pieces, so the host would search: Qxd5 leaves KQPvK, which the tables
+        // call won; shown as the host shows its own verdict, 20000 less the plies.
+        let (score, tbhits) = search_with_lent_tables("7k/8/8/3r4/8/8/6P1/K2Q4 w - - 0 1", 4);
+        assert_eq!((score.kind, score.value), (api::ScoreKind::Centipawns, WIN_SCORE - 1));
+        assert!(tbhits > 0);
+        // KRvKR: Rxa8+ leaves KRvK, lost for Black.
+        let (score, tbhits) = search_with_lent_tables("r6k/8/8/8/8/8/8/R3K3 w - - 0 1", 3);
+        assert_eq!(score.value, WIN_SCORE - 1);
+        assert!(tbhits > 0);
+        // A drawn KRvKR: every capture the search looks at ends in a table draw.
+        let (score, tbhits) = search_with_lent_tables("8/8/3k4/8/8/2r5/8/R3K3 w - - 0 1", 5);
+        assert!(score.value.abs() < 1_000, "{score:?}");
+        assert!(tbhits > 0);
+        // Without tables, no hits, and an ordinary evaluation.
+        install(None);
+        let (score, tbhits) = search_with_lent_tables("7k/8/8/3r4/8/8/6P1/K2Q4 w - - 0 1", 4);
+        assert_eq!(tbhits, 0);
+        assert!(score.value < 5_000, "{score:?}");
     }
 }

@@ -14,7 +14,7 @@ use std::sync::{
 use cozy_chess::{Move, Piece, Square};
 use plugboard_plugin_api::Bound;
 
-use crate::search::{MATE_BOUND, MAX_PLY};
+use crate::search::{MAX_PLY, TABLEBASE_BOUND};
 
 /// One stored search result; 16 bytes, so four to a cache line.
 #[derive(Default)]
@@ -193,13 +193,14 @@ impl TranspositionTable {
     }
 }
 
-/// Mate scores are stored relative to the node, so a mate found through a
-/// transposition at another ply still counts its distance correctly.
+/// Mate scores, and tablebase scores just below them, are stored relative to the
+/// node, so a mate or a tablebase win found through a transposition at another
+/// ply still counts its distance correctly.
 fn score_to_tt(score: i32, ply: usize) -> i32 {
     let ply = ply as i32;
-    if score >= MATE_BOUND {
+    if score >= TABLEBASE_BOUND {
         score + ply
-    } else if score <= -MATE_BOUND {
+    } else if score <= -TABLEBASE_BOUND {
         score - ply
     } else {
         score
@@ -208,9 +209,9 @@ fn score_to_tt(score: i32, ply: usize) -> i32 {
 
 fn score_from_tt(score: i32, ply: usize) -> i32 {
     let ply = ply as i32;
-    if score >= MATE_BOUND {
+    if score >= TABLEBASE_BOUND {
         score - ply
-    } else if score <= -MATE_BOUND {
+    } else if score <= -TABLEBASE_BOUND {
         score + ply
     } else {
         score
@@ -294,6 +295,20 @@ mod tests {
         tt.store(7, None, MATE - 5, 9, Bound::Exact, 2);
         // Reached again at ply 4, it is 7 plies from the root.
         assert_eq!(tt.probe(7, 4).unwrap().score, MATE - 7);
+    }
+
+    #[test]
+    fn tablebase_scores_are_relative_to_the_node() {
+        use crate::search::TABLEBASE_WIN;
+        let tt = TranspositionTable::new(1);
+        // A won ending 6 plies from the root, stored at ply 2 and met again at ply 5.
+        tt.store(9, None, TABLEBASE_WIN - 6, 200, Bound::Exact, 2);
+        assert_eq!(tt.probe(9, 5).unwrap().score, TABLEBASE_WIN - 9);
+        tt.store(10, None, -TABLEBASE_WIN + 6, 200, Bound::Exact, 2);
+        assert_eq!(tt.probe(10, 5).unwrap().score, -TABLEBASE_WIN + 9);
+        // Evaluations are left alone, however large.
+        tt.store(11, None, plugboard_plugin_api::EVAL_LIMIT, 3, Bound::Lower, 2);
+        assert_eq!(tt.probe(11, 5).unwrap().score, plugboard_plugin_api::EVAL_LIMIT);
     }
 
     /// Keys that all fall into the slot `slot` of a 1024-slot table.

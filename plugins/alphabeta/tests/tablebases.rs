@@ -33,7 +33,11 @@ static QUEEN_WINS: QueenWins = QueenWins;
 
 /// Searches `fen` to `depth`; the last line's score in centipawns and the tablebase hits.
 fn search(fen: &str, depth: u32, tablebases: Option<TablebaseProbe>) -> (i32, u64) {
-    let result = run(Setup { fen, depth, tablebases, ..Setup::default() });
+    search_threads(fen, depth, tablebases, 1)
+}
+
+fn search_threads(fen: &str, depth: u32, tablebases: Option<TablebaseProbe>, threads: u32) -> (i32, u64) {
+    let result = run(Setup { fen, depth, tablebases, threads, ..Setup::default() });
     let last = result.lines.last().expect("a line");
     assert_eq!(last.score.kind, ScoreKind::Centipawns);
     (last.score.value, last.tbhits)
@@ -45,7 +49,8 @@ fn a_capture_into_a_won_table_position_scores_as_a_tablebase_win() {
     let fen = "7k/8/8/3r4/8/8/8/K2Q4 w - - 0 1";
     let probe = TablebaseProbe::new(&QUEEN_WINS, 3);
     let (score, tbhits) = search(fen, 4, Some(probe));
-    assert!(score > 19_000, "score {score}");
+    // Shown as the host shows a tablebase win: 20000 less the plies to it (one here).
+    assert_eq!(score, 19_999);
     assert!(tbhits > 0);
     // Without tables: an ordinary evaluation, and no hits.
     let (score, tbhits) = search(fen, 4, None);
@@ -63,4 +68,13 @@ fn a_capture_into_a_drawn_table_position_scores_as_a_draw() {
     // Without tables, the rook up is worth a lot.
     let (score, _) = search(fen, 4, None);
     assert!(score > 300, "score {score}");
+}
+
+#[test]
+fn every_thread_counts_its_tablebase_hits() {
+    let fen = "7k/8/8/3r4/8/8/8/K2Q4 w - - 0 1";
+    let probe = TablebaseProbe::new(&QUEEN_WINS, 3);
+    let (score, tbhits) = search_threads(fen, 6, Some(probe), 3);
+    assert_eq!(score, 19_999);
+    assert!(tbhits > 0);
 }

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use cozy_chess::{Board, Move, Piece};
 use plugboard_plugin_api::{
-    Bound, EVAL_FAILED, EVAL_FAILURE_PREFIX, Reporter, Score, SearchControl, SearchOutcome, SearchRequest,
+    Bound, EVAL_FAILED, EVAL_FAILURE_PREFIX, EVAL_LIMIT, Reporter, Score, SearchControl, SearchOutcome, SearchRequest,
     TablebaseProbe, Wdl, abi_stable::std_types::ROption,
 };
 
@@ -39,9 +39,18 @@ const ASPIRATION_WINDOW: i32 = 30;
 /// The most threads one search runs, whatever the host asks for.
 const MAX_THREADS: u32 = 256;
 
-/// A tablebase win scores this, less the plies to reach it: above any evaluation,
-/// below every mate.
-pub const TABLEBASE_WIN: i32 = 20_000;
+/// A tablebase win scores this, less the plies to the position the tables call
+/// won: just below every mate, above every evaluation (which the API clamps to
+/// [`EVAL_LIMIT`], noise aside), so a sure win always beats a good position.
+pub const TABLEBASE_WIN: i32 = MATE_BOUND - 1;
+/// Scores at least this large in absolute value, and no mates, are tablebase
+/// results: a win found at any ply, seen from any other.
+pub const TABLEBASE_BOUND: i32 = TABLEBASE_WIN - 2 * MAX_PLY as i32;
+/// A tablebase win is reported as this many centipawns less the plies to it, as
+/// the host shows the tables' own verdict at the root ("+199.97" reads as a
+/// tablebase win in any GUI).
+pub const TABLEBASE_SHOWN: i32 = 20_000;
+const _: () = assert!(TABLEBASE_BOUND > EVAL_LIMIT + 1_000 && TABLEBASE_SHOWN - (MAX_PLY as i32) > EVAL_LIMIT / 2);
 
 /// Settings a user or the host can change between searches.
 #[derive(Clone, Copy, Debug)]
@@ -246,6 +255,14 @@ impl<'a, E: Evaluation> Searcher<'a, E> {
         }
     }
 
+    /// Tablebase probes that answered, by every thread of the search.
+    fn total_tbhits(&self) -> u64 {
+        match self.team {
+            None => self.tbhits,
+            Some(team) => team.tbhits(),
+        }
+    }
+
     /// The tables' score of a position a capture or pawn move just reached, if they
     /// cover it: a win by the tables, nearer wins scoring higher.
     fn probe_tablebases(&mut self, board: &Board, ply: usize) -> Option<i32> {
@@ -254,7 +271,10 @@ impl<'a, E: Evaluation> Searcher<'a, E> {
             return None;
         }
         let wdl = tables.probe_wdl(&board_to_position(board))?;
-        self.tbhits += 1;
+        match self.team {
+            None => self.tbhits += 1,
+            Some(team) => team.count_tbhit(),
+        }
         Some(match wdl {
             Wdl::WIN => TABLEBASE_WIN - ply as i32,
             Wdl::LOSS => -TABLEBASE_WIN + ply as i32,
@@ -320,11 +340,13 @@ impl<'a, E: Evaluation> Searcher<'a, E> {
         }
 
         // The tables' verdict is the game's result: taken as exact, so a capture into a
-        // won ending scores as won at once (the host plays won endings from the root).
+        // won ending scores as won at once (the host plays won endings from the root,
+        // so a mate inside one is not worth searching for). Stored as deep as can be:
+        // no deeper search would change it.
         if ply > 0
             && let Some(score) = self.probe_tablebases(board, ply)
         {
-            self.tt.store(key, None, score, depth, Bound::Exact, ply);
+            self.tt.store(key, None, score, MAX_PLY as i32, Bound::Exact, ply);
             return score;
         }
 
@@ -614,6 +636,17 @@ fn has_pieces(board: &Board) -> bool {
     !(us & pieces).is_empty()
 }
 
+/// The ABI score the orthodox search reports: as [`to_score`], and a tablebase
+/// result as [`TABLEBASE_SHOWN`] less the plies to it.
+fn shown_score(score: i32) -> Score {
+    if (TABLEBASE_BOUND..MATE_BOUND).contains(&score.abs()) {
+        let plies = TABLEBASE_WIN - score.abs();
+        Score::centipawns(score.signum() * (TABLEBASE_SHOWN - plies))
+    } else {
+        to_score(score)
+    }
+}
+
 /// The ABI score for a search score: mates as moves to mate, the rest as centipawns.
 pub fn to_score(score: i32) -> Score {
     if score >= MATE_BOUND {
@@ -633,5 +666,28 @@ fn bound_of(score: i32, alpha: i32, beta: i32) -> Bound {
         Bound::Exact
     } else {
         Bound::Upper
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use plugboard_plugin_api::ScoreKind;
+
+    use super::*;
+
+    #[test]
+    fn tablebase_results_are_shown_as_the_host_shows_them() {
+        let shown = |score: i32| {
+            let score = shown_score(score);
+            (score.kind, score.value)
+        };
+        assert_eq!(shown(TABLEBASE_WIN - 3), (ScoreKind::Centipawns, TABLEBASE_SHOWN - 3));
+        assert_eq!(shown(-TABLEBASE_WIN + 3), (ScoreKind::Centipawns, -TABLEBASE_SHOWN + 3));
+        assert_eq!(shown(TABLEBASE_BOUND), (ScoreKind::Centipawns, TABLEBASE_SHOWN - 2 * MAX_PLY as i32));
+        // Evaluations and mates are left as they are.
+        assert_eq!(shown(EVAL_LIMIT), (ScoreKind::Centipawns, EVAL_LIMIT));
+        assert_eq!(shown(-250), (ScoreKind::Centipawns, -250));
+        assert_eq!(shown(MATE - 3), (ScoreKind::Mate, 2));
+        assert_eq!(shown(-MATE + 4), (ScoreKind::Mate, -2));
     }
 }

@@ -9,7 +9,7 @@ use plugboard_plugin_api::{
     abi_stable::std_types::{ROption, RSlice},
 };
 
-use super::{ASPIRATION_WINDOW, INFINITY, MATE, MATE_BOUND, PROGRESS_INTERVAL_MS, Searcher, bound_of, to_score};
+use super::{ASPIRATION_WINDOW, INFINITY, MATE, MATE_BOUND, PROGRESS_INTERVAL_MS, Searcher, bound_of, shown_score};
 use crate::{
     convert::{board_to_position, move_from_cozy},
     eval::Evaluation,
@@ -224,7 +224,7 @@ impl<E: Evaluation> Searcher<'_, E> {
     fn report_line(&self, depth: i32, line: &Line, multipv: usize, root_move_count: usize) {
         let Some(reporter) = self.reporter else { return };
         let pv: Vec<plugboard_plugin_api::Move> = line.moves.iter().map(|&mv| move_from_cozy(mv)).collect();
-        let mut score = to_score(line.score);
+        let mut score = shown_score(line.score);
         score.bound = line.bound;
         reporter.report(&SearchInfo {
             kind: InfoKind::Line,
@@ -233,7 +233,7 @@ impl<E: Evaluation> Searcher<'_, E> {
             score,
             nodes: self.total_nodes(),
             time_ms: self.elapsed_ms(),
-            tbhits: self.tbhits,
+            tbhits: self.total_tbhits(),
             pv: RSlice::from_slice(&pv),
             current_move: ROption::RNone,
             current_move_number: 0,
@@ -257,7 +257,7 @@ impl<E: Evaluation> Searcher<'_, E> {
             score: Score::centipawns(0),
             nodes: self.total_nodes(),
             time_ms: now,
-            tbhits: self.tbhits,
+            tbhits: self.total_tbhits(),
             pv: RSlice::from_slice(&[]),
             current_move: ROption::RSome(move_from_cozy(mv)),
             current_move_number: index as u32 + 1,

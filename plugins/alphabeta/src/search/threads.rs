@@ -26,13 +26,21 @@ pub(super) struct Team {
     /// 0 for none; counts every thread's nodes.
     node_limit: u64,
     nodes: AtomicU64,
+    /// Tablebase probes that answered, by every thread.
+    tbhits: AtomicU64,
     stop: AtomicBool,
     eval_failed: AtomicBool,
 }
 
 impl Team {
     fn new(node_limit: u64) -> Team {
-        Team { node_limit, nodes: AtomicU64::new(0), stop: AtomicBool::new(false), eval_failed: AtomicBool::new(false) }
+        Team {
+            node_limit,
+            nodes: AtomicU64::new(0),
+            tbhits: AtomicU64::new(0),
+            stop: AtomicBool::new(false),
+            eval_failed: AtomicBool::new(false),
+        }
     }
 
     /// Adds a thread's nodes to the count; whether every thread is to stop.
@@ -46,6 +54,14 @@ impl Team {
 
     pub(super) fn nodes(&self) -> u64 {
         self.nodes.load(Ordering::Relaxed)
+    }
+
+    pub(super) fn count_tbhit(&self) {
+        self.tbhits.fetch_add(1, Ordering::Relaxed);
+    }
+
+    pub(super) fn tbhits(&self) -> u64 {
+        self.tbhits.load(Ordering::Relaxed)
     }
 
     fn stop_all(&self) {

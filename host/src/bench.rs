@@ -23,7 +23,7 @@ use crate::{
 #[derive(clap::Args, Debug, Clone)]
 pub struct BenchArgs {
     /// Depth of every search.
-    #[arg(long, default_value_t = 9)]
+    #[arg(long, default_value_t = 13)]
     pub depth: u32,
     /// Hash table size in MiB.
     #[arg(long, default_value_t = 16)]

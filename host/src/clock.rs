@@ -139,6 +139,20 @@ mod tests {
     }
 
     #[test]
+    fn one_second_and_an_increment_lasts_any_game() {
+        // Spending every hard limit in full for 300 moves never empties the clock.
+        let mut clock = Clock::default();
+        clock.set_level(0, 1000, 10, 1);
+        let mut remaining_ms = 1000_i64;
+        for fullmove in 1..=300 {
+            clock.set_own_time(remaining_ms / 10);
+            remaining_ms -= clock.budget(fullmove).hard_ms as i64;
+            assert!(remaining_ms > clock.overhead_ms as i64 / 2, "{remaining_ms} ms left at move {fullmove}");
+            remaining_ms += 10;
+        }
+    }
+
+    #[test]
     fn moves_per_session_counts_down() {
         let mut clock = Clock::default();
         clock.set_level(40, 40 * 60_000, 0, 1);

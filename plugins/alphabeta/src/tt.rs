@@ -1,5 +1,10 @@
 //! The transposition table, and the one that lives on between searches.
 //!
+//! Slots come in buckets of two sharing a cache line: a new position replaces
+//! the less valuable of the two, an empty slot first, then the one from the
+//! oldest search, then the shallower, so deep results of the current search
+//! survive the flood of shallow ones.
+//!
 //! Every thread of a search shares one table without a lock. Each slot is two
 //! atomic words, the packed entry and the position's key XOR that entry, so a
 //! slot half overwritten by another thread fails the key check (bar a 2^-64
@@ -33,7 +38,13 @@ struct Packed {
     depth: u8,
     /// Bound in the low two bits, search generation above; 0 is an empty slot.
     flags: u8,
+    /// The position's static evaluation, or [`NO_EVAL`].
+    eval: i16,
 }
+
+/// No static evaluation stored (the side to move was in check).
+const NO_EVAL: i16 = i16::MIN;
+const GENERATIONS: u8 = 0x3F;
 
 impl Packed {
     fn from_bits(bits: u64) -> Packed {
@@ -42,7 +53,12 @@ impl Packed {
             score: (bits >> 16) as u16 as i16,
             depth: (bits >> 32) as u8,
             flags: (bits >> 40) as u8,
+            eval: (bits >> 48) as u16 as i16,
         }
+    }
+
+    fn generation(self) -> u8 {
+        self.flags >> 2
     }
 
     fn to_bits(self) -> u64 {
@@ -50,6 +66,7 @@ impl Packed {
             | (u64::from(self.score as u16) << 16)
             | (u64::from(self.depth) << 32)
             | (u64::from(self.flags) << 40)
+            | (u64::from(self.eval as u16) << 48)
     }
 }
 
@@ -78,6 +95,8 @@ pub struct TtEntry {
     pub score: i32,
     pub depth: i32,
     pub bound: Bound,
+    /// The static evaluation of the position, when it was not in check.
+    pub eval: Option<i32>,
 }
 
 pub struct TranspositionTable {
@@ -93,7 +112,7 @@ impl TranspositionTable {
         let mut attempt_mb = size_mb;
         loop {
             let bytes = (attempt_mb as usize).saturating_mul(1 << 20);
-            let len = (bytes / size_of::<Slot>()).max(1024);
+            let len = (bytes / size_of::<Slot>()).max(1024) & !1;
             if let Some(slots) = zeroed_slots(len) {
                 return TranspositionTable { slots, size_mb, generation: 0 };
             }
@@ -122,13 +141,30 @@ impl TranspositionTable {
 
     /// Marks later stores as newer than everything already in the table.
     pub fn new_search(&mut self) {
-        self.generation = (self.generation + 1) & 0x3F;
+        self.generation = (self.generation + 1) & GENERATIONS;
     }
 
+    /// The first slot of `key`'s bucket.
     #[inline]
     fn index(&self, key: u64) -> usize {
-        // Multiply-shift maps the key onto any table length without a modulo.
-        ((u128::from(key) * self.slots.len() as u128) >> 64) as usize
+        // Multiply-shift maps the key onto any number of buckets without a modulo.
+        let buckets = self.slots.len() as u128 / 2;
+        ((u128::from(key) * buckets) >> 64) as usize * 2
+    }
+
+    /// The slot of `key`'s bucket that holds it, with its contents.
+    #[inline]
+    fn find(&self, key: u64) -> Option<(usize, Packed)> {
+        let index = self.index(key);
+        (index..index + 2).find_map(|index| match self.read(index, key) {
+            (packed, true) if packed.flags & 3 != 0 => Some((index, packed)),
+            _ => None,
+        })
+    }
+
+    /// How many searches ago `packed` was stored.
+    fn age(&self, packed: Packed) -> i32 {
+        i32::from(self.generation.wrapping_sub(packed.generation()) & GENERATIONS)
     }
 
     /// What slot `index` holds, and whether it is `key`'s.
@@ -142,10 +178,7 @@ impl TranspositionTable {
     }
 
     pub fn probe(&self, key: u64, ply: usize) -> Option<TtEntry> {
-        let (slot, same) = self.read(self.index(key), key);
-        if !same || slot.flags & 3 == 0 {
-            return None;
-        }
+        let (_, slot) = self.find(key)?;
         let bound = match slot.flags & 3 {
             1 => Bound::Exact,
             2 => Bound::Lower,
@@ -156,14 +189,37 @@ impl TranspositionTable {
             score: score_from_tt(i32::from(slot.score), ply),
             depth: i32::from(slot.depth),
             bound,
+            eval: (slot.eval != NO_EVAL).then_some(i32::from(slot.eval)),
         })
     }
 
-    pub fn store(&self, key: u64, mv: Option<Move>, score: i32, depth: i32, bound: Bound, ply: usize) {
-        let index = self.index(key);
-        let (old, same) = self.read(index, key);
+    /// Stores a search result for `key`, found at `ply` from the root, with the
+    /// position's static evaluation if known.
+    #[allow(clippy::too_many_arguments)]
+    pub fn store(
+        &self,
+        key: u64,
+        mv: Option<Move>,
+        score: i32,
+        depth: i32,
+        bound: Bound,
+        ply: usize,
+        eval: Option<i32>,
+    ) {
+        let (index, old, same) = match self.find(key) {
+            Some((index, old)) => (index, old, true),
+            None => {
+                let first = self.index(key);
+                let worth = |index: usize| {
+                    let (packed, _) = self.read(index, key);
+                    if packed.flags & 3 == 0 { i32::MIN } else { i32::from(packed.depth) - 8 * self.age(packed) }
+                };
+                let index = if worth(first) <= worth(first + 1) { first } else { first + 1 };
+                (index, self.read(index, key).0, false)
+            }
+        };
         let depth = depth.clamp(0, 255) as u8;
-        let stale = old.flags >> 2 != self.generation;
+        let stale = old.generation() != self.generation;
         // Keep a deeper result for the same position unless the new one is exact.
         if same && !stale && bound != Bound::Exact && u16::from(depth) + 3 < u16::from(old.depth) {
             return;
@@ -183,6 +239,11 @@ impl TranspositionTable {
             score: score_to_tt(score, ply) as i16,
             depth,
             flags: bound_bits | (self.generation << 2),
+            eval: match eval {
+                Some(eval) => eval.clamp(-i32::from(i16::MAX), i32::from(i16::MAX)) as i16,
+                None if same => old.eval,
+                None => NO_EVAL,
+            },
         }
         .to_bits();
         // Another thread may write the same slot between these two stores; the
@@ -281,10 +342,10 @@ mod tests {
     fn stores_and_finds() {
         let tt = TranspositionTable::new(1);
         let mv = Move { from: Square::E7, to: Square::E8, promotion: Some(Piece::Knight) };
-        tt.store(42, Some(mv), 17, 5, Bound::Lower, 3);
+        tt.store(42, Some(mv), 17, 5, Bound::Lower, 3, Some(-40));
         let entry = tt.probe(42, 3).unwrap();
         assert_eq!(entry.mv, Some(mv));
-        assert_eq!((entry.score, entry.depth, entry.bound), (17, 5, Bound::Lower));
+        assert_eq!((entry.score, entry.depth, entry.bound, entry.eval), (17, 5, Bound::Lower, Some(-40)));
         assert!(tt.probe(43, 3).is_none());
     }
 
@@ -292,7 +353,7 @@ mod tests {
     fn mate_scores_are_relative_to_the_node() {
         let tt = TranspositionTable::new(1);
         // Mate in 5 plies from the root, found at ply 2: 3 plies from the node.
-        tt.store(7, None, MATE - 5, 9, Bound::Exact, 2);
+        tt.store(7, None, MATE - 5, 9, Bound::Exact, 2, None);
         // Reached again at ply 4, it is 7 plies from the root.
         assert_eq!(tt.probe(7, 4).unwrap().score, MATE - 7);
     }
@@ -302,18 +363,24 @@ mod tests {
         use crate::search::TABLEBASE_WIN;
         let tt = TranspositionTable::new(1);
         // A won ending 6 plies from the root, stored at ply 2 and met again at ply 5.
-        tt.store(9, None, TABLEBASE_WIN - 6, 200, Bound::Exact, 2);
+        tt.store(9, None, TABLEBASE_WIN - 6, 200, Bound::Exact, 2, None);
         assert_eq!(tt.probe(9, 5).unwrap().score, TABLEBASE_WIN - 9);
-        tt.store(10, None, -TABLEBASE_WIN + 6, 200, Bound::Exact, 2);
+        tt.store(10, None, -TABLEBASE_WIN + 6, 200, Bound::Exact, 2, None);
         assert_eq!(tt.probe(10, 5).unwrap().score, -TABLEBASE_WIN + 9);
         // Evaluations are left alone, however large.
-        tt.store(11, None, plugboard_plugin_api::EVAL_LIMIT, 3, Bound::Lower, 2);
+        tt.store(11, None, plugboard_plugin_api::EVAL_LIMIT, 3, Bound::Lower, 2, None);
         assert_eq!(tt.probe(11, 5).unwrap().score, plugboard_plugin_api::EVAL_LIMIT);
     }
 
-    /// Keys that all fall into the slot `slot` of a 1024-slot table.
-    fn colliding_key(slot: u64, variant: u64) -> u64 {
-        (slot << 54) | (variant * 0x1_0001)
+    /// Keys that all fall into bucket `bucket` of a 1024-slot table.
+    fn colliding_key(bucket: u64, variant: u64) -> u64 {
+        (bucket << 55) | (variant * 0x1_0001)
+    }
+
+    fn words(tt: &TranspositionTable, key: u64) -> (u64, u64) {
+        let (index, _) = tt.find(key).expect("stored");
+        let slot = &tt.slots[index];
+        (slot.check.load(Ordering::Relaxed), slot.data.load(Ordering::Relaxed))
     }
 
     #[test]
@@ -323,17 +390,37 @@ mod tests {
         let tt = TranspositionTable::new(0);
         let (a, b) = (colliding_key(3, 1), colliding_key(3, 2));
         assert_eq!(tt.index(a), tt.index(b));
-        let slot = &tt.slots[tt.index(a)];
-        tt.store(a, None, 100, 4, Bound::Exact, 0);
-        let a_words = (slot.check.load(Ordering::Relaxed), slot.data.load(Ordering::Relaxed));
-        tt.store(b, None, -200, 7, Bound::Lower, 0);
+        tt.store(a, None, 100, 4, Bound::Exact, 0, None);
+        tt.store(b, None, -200, 7, Bound::Lower, 0, None);
+        assert_eq!(tt.probe(a, 0).map(|entry| entry.score), Some(100));
         assert_eq!(tt.probe(b, 0).map(|entry| entry.score), Some(-200));
-        let b_words = (slot.check.load(Ordering::Relaxed), slot.data.load(Ordering::Relaxed));
+        let (a_words, b_words) = (words(&tt, a), words(&tt, b));
+        let bucket = tt.index(a);
         for (check, data) in [(a_words.0, b_words.1), (b_words.0, a_words.1)] {
-            slot.check.store(check, Ordering::Relaxed);
-            slot.data.store(data, Ordering::Relaxed);
+            for slot in &tt.slots[bucket..bucket + 2] {
+                slot.check.store(check, Ordering::Relaxed);
+                slot.data.store(data, Ordering::Relaxed);
+            }
             assert!(tt.probe(a, 0).is_none() && tt.probe(b, 0).is_none());
         }
+    }
+
+    #[test]
+    fn a_full_bucket_gives_up_its_shallowest_or_oldest_entry() {
+        let mut tt = TranspositionTable::new(0);
+        let [deep, shallow, newcomer, later] = [1, 2, 3, 4].map(|variant| colliding_key(5, variant));
+        tt.store(deep, None, 1, 12, Bound::Exact, 0, None);
+        tt.store(shallow, None, 2, 3, Bound::Exact, 0, None);
+        tt.store(newcomer, None, 3, 1, Bound::Exact, 0, None);
+        assert!(tt.probe(deep, 0).is_some(), "the deep result stays");
+        assert!(tt.probe(shallow, 0).is_none(), "the shallow one makes room");
+        assert!(tt.probe(newcomer, 0).is_some());
+        // Two searches later the deep entry is stale and goes before a fresh shallow one.
+        tt.new_search();
+        tt.new_search();
+        tt.store(newcomer, None, 3, 1, Bound::Exact, 0, None);
+        tt.store(later, None, 4, 1, Bound::Exact, 0, None);
+        assert!(tt.probe(deep, 0).is_none() && tt.probe(newcomer, 0).is_some() && tt.probe(later, 0).is_some());
     }
 
     #[test]
@@ -344,7 +431,8 @@ mod tests {
         assert_eq!(tt.slots.len(), 1024);
         let score_of = |key: u64| (key % 2000) as i32 - 1000;
         let depth_of = |key: u64| (key % 200) as i32;
-        let keys: Vec<u64> = (0..2).flat_map(|slot| (1..=8).map(move |variant| colliding_key(slot, variant))).collect();
+        let keys: Vec<u64> =
+            (0..2).flat_map(|bucket| (1..=8).map(move |variant| colliding_key(bucket, variant))).collect();
         let hits: usize = std::thread::scope(|scope| {
             let workers: Vec<_> = (0..2)
                 .map(|thread| {
@@ -353,7 +441,7 @@ mod tests {
                         let mut hits = 0;
                         for round in 0..500_000 {
                             let key = keys[(round * 7 + thread * 3) % keys.len()];
-                            tt.store(key, None, score_of(key), depth_of(key), Bound::Exact, 0);
+                            tt.store(key, None, score_of(key), depth_of(key), Bound::Exact, 0, None);
                             let key = keys[(round * 5 + thread) % keys.len()];
                             if let Some(entry) = tt.probe(key, 0) {
                                 assert_eq!((entry.score, entry.depth), (score_of(key), depth_of(key)), "{key:#x}");

@@ -199,7 +199,7 @@ impl Evaluate for Faulty {
 fn a_panicking_evaluation_aborts_the_search() {
     let control = SearchControl::new(NO_DEADLINE, NO_DEADLINE, false);
     // Through the plugin boundary the panic becomes EVAL_FAILED.
-    let error = run_with(Setup { depth: 5, ..Setup::default() }, &control, || Ok(Evaluator::from_rust(Faulty(500))))
+    let error = run_with(Setup { depth: 5, ..Setup::default() }, &control, || Ok(Evaluator::from_rust(Faulty(100))))
         .expect_err("the search should fail");
     assert!(error.starts_with(EVAL_FAILURE_PREFIX), "{error}");
 

@@ -19,8 +19,8 @@ use plugboard_plugin_api::{
 use crate::{
     convert::{board_to_position, move_from_cozy, move_to_cozy, position_to_board},
     eval::Evaluation,
-    ordering::{self, Heuristics, ScoredMove},
-    tt::{TranspositionTable, with_shared_table},
+    ordering::{self, Heuristics, Refutations, ScoredMove},
+    tt::{TranspositionTable, TtEntry, with_shared_table},
 };
 use threads::{NODE_BATCH, Team};
 
@@ -36,6 +36,10 @@ const DRAW: i32 = 0;
 const CHECK_EVERY: u64 = 1024;
 const PROGRESS_INTERVAL_MS: u64 = 100;
 const ASPIRATION_WINDOW: i32 = 30;
+/// No score: the static evaluation of a position in check.
+const NO_SCORE: i32 = -INFINITY;
+/// Centipawns per ply of depth by which reverse futility pruning trusts the evaluation.
+const FUTILITY_MARGIN: i32 = 80;
 /// The most threads one search runs, whatever the host asks for.
 const MAX_THREADS: u32 = 256;
 
@@ -182,6 +186,10 @@ struct Searcher<'a, E> {
     /// Repetition scans stop here, the ply after the last null move.
     null_barrier: usize,
     pv: Vec<[Move; MAX_PLY + 1]>,
+    /// The static evaluation at each ply of the path, or [`NO_SCORE`] in check.
+    static_evals: [i32; MAX_PLY + 1],
+    /// The move played at each ply of the path (`None` for a null move).
+    played: [Option<Move>; MAX_PLY + 1],
     pv_len: [usize; MAX_PLY + 1],
     move_lists: Vec<Vec<ScoredMove>>,
     quiet_lists: Vec<Vec<Move>>,
@@ -231,6 +239,8 @@ impl<'a, E: Evaluation> Searcher<'a, E> {
             hashes: setup.history.clone(),
             pv: vec![[filler; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
+            static_evals: [NO_SCORE; MAX_PLY + 1],
+            played: [None; MAX_PLY + 1],
             move_lists: (0..=MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
             quiet_lists: (0..=MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
             last_progress_ms: 0,
@@ -328,15 +338,9 @@ impl<'a, E: Evaluation> Searcher<'a, E> {
         if let Some(entry) = entry
             && !pv_node
             && entry.depth >= depth
+            && entry.cuts(alpha, beta)
         {
-            let cutoff = match entry.bound {
-                Bound::Exact => true,
-                Bound::Lower => entry.score >= beta,
-                Bound::Upper => entry.score <= alpha,
-            };
-            if cutoff {
-                return entry.score;
-            }
+            return entry.score;
         }
 
         // The tables' verdict is the game's result: taken as exact, so a capture into a
@@ -346,79 +350,153 @@ impl<'a, E: Evaluation> Searcher<'a, E> {
         if ply > 0
             && let Some(score) = self.probe_tablebases(board, ply)
         {
-            self.tt.store(key, None, score, MAX_PLY as i32, Bound::Exact, ply);
+            self.tt.store(key, None, score, MAX_PLY as i32, Bound::Exact, ply, None);
             return score;
         }
 
-        // Null move: if passing still fails high, a real move will too. Not in
-        // check, and not with pawns only, where zugzwang makes passing a lie.
-        if self.options.null_move && allow_null && !pv_node && !in_check && depth >= 3 && has_pieces(board) {
-            let static_eval = self.evaluate(board);
+        // The static evaluation, as stored with the position if it was; none in check.
+        let static_eval = if in_check {
+            None
+        } else {
+            let eval = match entry.and_then(|e| e.eval) {
+                Some(eval) => eval,
+                None => self.evaluate(board),
+            };
             if self.stopped {
                 return 0;
             }
-            if static_eval >= beta
-                && let Some(null) = board.null_move()
-            {
-                let reduction = if depth >= 7 { 3 } else { 2 };
-                self.hashes.push(null.hash());
-                let saved_barrier = std::mem::replace(&mut self.null_barrier, self.hashes.len() - 1);
-                let score = -self.negamax(&null, depth - 1 - reduction, -beta, -beta + 1, ply + 1, false);
-                self.null_barrier = saved_barrier;
-                self.hashes.pop();
+            Some(eval)
+        };
+        self.static_evals[ply] = static_eval.unwrap_or(NO_SCORE);
+        // Better than two plies ago: pruning on a rising evaluation is riskier.
+        let improving = static_eval.is_some() && ply >= 2 && self.static_evals[ply] > self.static_evals[ply - 2];
+        // A stored bound on the score guesses better than the evaluation.
+        let eval = match (static_eval, entry) {
+            (Some(eval), Some(entry)) if entry.score.abs() < TABLEBASE_BOUND && entry.bounds_better(eval) => {
+                entry.score
+            }
+            (Some(eval), _) => eval,
+            (None, _) => NO_SCORE,
+        };
+
+        if !pv_node && !in_check && eval.abs() < TABLEBASE_BOUND && beta.abs() < TABLEBASE_BOUND {
+            // Reverse futility: so far above beta so near the horizon that no
+            // reply will bring the score back down.
+            if depth <= 8 && eval - FUTILITY_MARGIN * (depth - i32::from(improving)) >= beta {
+                return eval;
+            }
+            // Null move: if passing still fails high, a real move will too. Not
+            // with pawns only, where zugzwang makes passing a lie.
+            if self.options.null_move && allow_null && depth >= 3 && eval >= beta && has_pieces(board) {
+                if let Some(score) = self.null_move_search(board, depth, eval, beta, ply) {
+                    return score;
+                }
                 if self.stopped {
                     return 0;
                 }
-                if score >= beta {
-                    // An unproven mate from a null move is not trusted.
-                    return if score >= MATE_BOUND { beta } else { score };
-                }
             }
         }
+        // Internal iterative reduction: with no move from an earlier search to
+        // try first, a shallower search orders this node's moves for next time.
+        if hash_move.is_none() && depth >= 4 {
+            depth -= 1;
+        }
 
+        let previous = ply.checked_sub(1).and_then(|parent| self.played[parent]);
+        let refutations = self.heuristics.refutations(board.side_to_move(), ply, previous);
         let mut moves = std::mem::take(&mut self.move_lists[ply]);
         let mut quiets = std::mem::take(&mut self.quiet_lists[ply]);
         quiets.clear();
-        ordering::generate(board, false, hash_move, self.heuristics.killers(ply), &self.heuristics, &mut moves);
+        ordering::generate(board, false, hash_move, refutations, &self.heuristics, &mut moves);
         let result = if moves.is_empty() {
             if in_check { -MATE + ply as i32 } else { DRAW }
         } else {
-            self.search_moves(board, &mut moves, &mut quiets, depth, alpha, beta, ply, in_check)
+            let node = Node { depth, alpha, beta, ply, in_check, pv_node, static_eval, eval, improving, refutations };
+            self.search_moves(board, &mut moves, &mut quiets, node)
         };
         self.move_lists[ply] = moves;
         self.quiet_lists[ply] = quiets;
         result
     }
 
-    /// The move loop of [`Self::negamax`], with PVS and late move reductions.
-    #[allow(clippy::too_many_arguments)]
-    fn search_moves(
-        &mut self,
-        board: &Board,
-        moves: &mut [ScoredMove],
-        quiets: &mut Vec<Move>,
-        depth: i32,
-        mut alpha: i32,
-        beta: i32,
-        ply: usize,
-        in_check: bool,
-    ) -> i32 {
+    /// Passes the move and searches the opponent's reply shallower: the score if
+    /// it still fails high (a mate found that way is not trusted, so beta then).
+    fn null_move_search(&mut self, board: &Board, depth: i32, eval: i32, beta: i32, ply: usize) -> Option<i32> {
+        let null = board.null_move()?;
+        let reduction = 3 + depth / 3 + ((eval - beta) / 200).min(3);
+        self.hashes.push(null.hash());
+        self.played[ply] = None;
+        let saved_barrier = std::mem::replace(&mut self.null_barrier, self.hashes.len() - 1);
+        let score = -self.negamax(&null, depth - 1 - reduction, -beta, -beta + 1, ply + 1, false);
+        self.null_barrier = saved_barrier;
+        self.hashes.pop();
+        if self.stopped || score < beta {
+            return None;
+        }
+        Some(if score >= TABLEBASE_BOUND { beta } else { score })
+    }
+
+    /// The move loop of [`Self::negamax`]: PVS, late move reductions, and the
+    /// pruning of moves unlikely to matter near the horizon.
+    fn search_moves(&mut self, board: &Board, moves: &mut [ScoredMove], quiets: &mut Vec<Move>, node: Node) -> i32 {
+        let Node { depth, mut alpha, beta, ply, in_check, pv_node, static_eval, eval, improving, refutations } = node;
+        let us = board.side_to_move();
+        let previous = ply.checked_sub(1).and_then(|parent| self.played[parent]);
         let original_alpha = alpha;
         let mut best_score = -INFINITY;
         let mut best_move = None;
+        let mut searched = 0;
+        let mut skip_quiets = false;
+        let late_move_limit = (3 + depth * depth) / (2 - i32::from(improving));
+        let can_prune = has_pieces(board);
         for index in 0..moves.len() {
             let mv = ordering::pick(moves, index);
             let tactical = ordering::is_tactical(board, mv);
+            let gives_check = ordering::gives_check(board, mv);
+            // Checks are never pruned by move count: a mate in one may come late.
+            if skip_quiets && !tactical && !gives_check {
+                continue;
+            }
+            let history = if tactical { 0 } else { self.heuristics.history(us, mv) };
+            let reduction = late_move_reduction(depth, searched);
+
+            // Once a move has saved us from being mated, moves that can hardly
+            // matter this near the horizon are not searched.
+            if best_score > -TABLEBASE_BOUND && can_prune {
+                if !tactical {
+                    let reduced_depth = (depth - 1 - reduction).max(0);
+                    if !in_check && !gives_check && depth <= 8 && quiets.len() as i32 >= late_move_limit {
+                        skip_quiets = true;
+                        continue;
+                    }
+                    if !in_check && !gives_check && reduced_depth <= 8 && eval + 100 + 100 * reduced_depth <= alpha {
+                        continue;
+                    }
+                    if !gives_check
+                        && reduced_depth <= 8
+                        && !ordering::see_ge(board, mv, -30 * reduced_depth * reduced_depth)
+                    {
+                        continue;
+                    }
+                } else if depth <= 8 && !ordering::see_ge(board, mv, -100 * depth) {
+                    continue;
+                }
+            }
+
             let mut child = board.clone();
             child.play_unchecked(mv);
-            let gives_check = !child.checkers().is_empty();
             self.make(mv, &child);
-            let score = if index == 0 {
+            self.played[ply] = Some(mv);
+            let score = if searched == 0 {
                 -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1, true)
             } else {
                 // Late quiet moves are rarely best: try them shallower first.
-                let reduction = if depth >= 3 && index >= 3 && !tactical && !in_check && !gives_check {
-                    1 + i32::from(index >= 8 && depth >= 6)
+                let reduction = if depth >= 3 && !tactical {
+                    let adjusted = reduction - i32::from(pv_node) + i32::from(!improving)
+                        - i32::from(refutations.contains(mv))
+                        - i32::from(gives_check)
+                        - history / 8192;
+                    adjusted.clamp(0, depth - 2)
                 } else {
                     0
                 };
@@ -432,6 +510,7 @@ impl<'a, E: Evaluation> Searcher<'a, E> {
                 score
             };
             self.unmake();
+            searched += 1;
             if self.stopped {
                 return 0;
             }
@@ -443,7 +522,7 @@ impl<'a, E: Evaluation> Searcher<'a, E> {
                     self.update_pv(ply, mv);
                     if score >= beta {
                         if !tactical {
-                            self.heuristics.cutoff(board.side_to_move(), ply, mv, depth, quiets);
+                            self.heuristics.cutoff(us, ply, mv, previous, depth, quiets);
                         }
                         break;
                     }
@@ -454,12 +533,13 @@ impl<'a, E: Evaluation> Searcher<'a, E> {
             }
         }
         let bound = bound_of(best_score, original_alpha, beta);
-        self.tt.store(board.hash(), best_move, best_score, depth, bound, ply);
+        self.tt.store(board.hash(), best_move, best_score, depth, bound, ply, static_eval);
         best_score
     }
 
     /// Resolves captures (and queen promotions) until the position is quiet, so
-    /// the evaluation never sees a piece hanging mid-exchange.
+    /// the evaluation never sees a piece hanging mid-exchange. Captures that lose
+    /// material are left out: the side to move would rather stand pat.
     fn quiescence(&mut self, board: &Board, mut alpha: i32, beta: i32, ply: usize) -> i32 {
         self.pv_len[ply] = 0;
         if self.tick(ply) {
@@ -469,37 +549,65 @@ impl<'a, E: Evaluation> Searcher<'a, E> {
             return self.evaluate(board);
         }
         let in_check = !board.checkers().is_empty();
+        let key = board.hash();
+        let entry = self.tt.probe(key, ply);
+        if let Some(entry) = entry
+            && beta - alpha == 1
+            && entry.cuts(alpha, beta)
+        {
+            return entry.score;
+        }
+        let original_alpha = alpha;
         let mut best_score = -INFINITY;
+        let mut static_eval = None;
         if !in_check {
             // Standing pat: the side to move need not capture.
-            best_score = self.evaluate(board);
-            if self.stopped || best_score >= beta {
+            let eval = match entry.and_then(|e| e.eval) {
+                Some(eval) => eval,
+                None => self.evaluate(board),
+            };
+            if self.stopped {
+                return 0;
+            }
+            static_eval = Some(eval);
+            best_score = eval;
+            if best_score >= beta {
+                if entry.is_none() {
+                    self.tt.store(key, None, best_score, 0, Bound::Lower, ply, static_eval);
+                }
                 return best_score;
             }
             alpha = alpha.max(best_score);
         }
         let mut moves = std::mem::take(&mut self.move_lists[ply]);
         // In check every evasion counts, or a mate would pass for a quiet position.
-        ordering::generate(board, !in_check, None, [None; 2], &self.heuristics, &mut moves);
+        let hash_move = entry.and_then(|e| e.mv);
+        ordering::generate(board, !in_check, hash_move, Refutations::default(), &self.heuristics, &mut moves);
         if in_check && moves.is_empty() {
             self.move_lists[ply] = moves;
             return -MATE + ply as i32;
         }
+        let mut best_move = None;
         for index in 0..moves.len() {
             let mv = ordering::pick(&mut moves, index);
+            // Moves come best first, and the losing captures last.
+            if !in_check && moves[index].score < ordering::GOOD_TACTICAL {
+                break;
+            }
             let mut child = board.clone();
             child.play_unchecked(mv);
             self.make(mv, &child);
             let score = -self.quiescence(&child, -beta, -alpha, ply + 1);
             self.unmake();
             if self.stopped {
-                best_score = 0;
-                break;
+                self.move_lists[ply] = moves;
+                return 0;
             }
             if score > best_score {
                 best_score = score;
                 if score > alpha {
                     alpha = score;
+                    best_move = Some(mv);
                     if score >= beta {
                         break;
                     }
@@ -507,6 +615,8 @@ impl<'a, E: Evaluation> Searcher<'a, E> {
             }
         }
         self.move_lists[ply] = moves;
+        let bound = bound_of(best_score, original_alpha, beta);
+        self.tt.store(key, best_move, best_score, 0, bound, ply, static_eval);
         best_score
     }
 
@@ -619,7 +729,59 @@ impl<'a, E: Evaluation> Searcher<'a, E> {
     }
 }
 
-/// Whether the side to move has anything besides pawns and king.
+/// What [`Searcher::negamax`] hands its move loop.
+#[derive(Clone, Copy)]
+struct Node {
+    depth: i32,
+    alpha: i32,
+    beta: i32,
+    ply: usize,
+    in_check: bool,
+    pv_node: bool,
+    static_eval: Option<i32>,
+    /// The static evaluation, or a stored score that bounds it better.
+    eval: i32,
+    improving: bool,
+    refutations: Refutations,
+}
+
+impl TtEntry {
+    /// Whether the stored bound settles a search with this window.
+    fn cuts(&self, alpha: i32, beta: i32) -> bool {
+        match self.bound {
+            Bound::Exact => true,
+            Bound::Lower => self.score >= beta,
+            Bound::Upper => self.score <= alpha,
+        }
+    }
+
+    /// Whether the stored score says more about the position than `eval` does.
+    fn bounds_better(&self, eval: i32) -> bool {
+        match self.bound {
+            Bound::Exact => true,
+            Bound::Lower => self.score > eval,
+            Bound::Upper => self.score < eval,
+        }
+    }
+}
+
+/// How many plies a late quiet move is searched shallower: more the deeper the
+/// node and the later the move (moves counted from 0).
+fn late_move_reduction(depth: i32, moves_searched: usize) -> i32 {
+    static TABLE: std::sync::OnceLock<[[u8; 64]; 64]> = std::sync::OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        let mut table = [[0; 64]; 64];
+        for (depth, row) in table.iter_mut().enumerate().skip(1) {
+            for (moves, cell) in row.iter_mut().enumerate().skip(1) {
+                *cell = (0.75 + (depth as f64).ln() * (moves as f64).ln() / 2.25) as u8;
+            }
+        }
+        table
+    });
+    i32::from(table[depth.clamp(0, 63) as usize][moves_searched.min(63)])
+}
+
+/// Whether either side may still castle; the tables know no castling.
 fn has_castling_rights(board: &Board) -> bool {
     [cozy_chess::Color::White, cozy_chess::Color::Black].into_iter().any(|color| {
         let rights = board.castle_rights(color);
@@ -627,6 +789,7 @@ fn has_castling_rights(board: &Board) -> bool {
     })
 }
 
+/// Whether the side to move has anything besides pawns and king.
 fn has_pieces(board: &Board) -> bool {
     let us = board.colors(board.side_to_move());
     let pieces = board.pieces(Piece::Knight)

@@ -164,6 +164,7 @@ impl<E: Evaluation> Searcher<'_, E> {
             let mut child = root.clone();
             child.play_unchecked(mv);
             self.make(mv, &child);
+            self.played[0] = Some(mv);
             let score = if index == 0 {
                 -self.negamax(&child, depth - 1, -beta, -alpha, 1, true)
             } else {
@@ -201,7 +202,7 @@ impl<E: Evaluation> Searcher<'_, E> {
         // A later line left the better moves out: its result is not the root's.
         if self.line_index == 0 {
             let best_move = (bound != Bound::Upper).then_some(root_moves[0]);
-            self.tt.store(root.hash(), best_move, best_score, depth, bound, 0);
+            self.tt.store(root.hash(), best_move, best_score, depth, bound, 0, None);
         }
         best_score
     }
@@ -270,7 +271,7 @@ impl<E: Evaluation> Searcher<'_, E> {
 /// Orders the root moves for the first iteration the way inner nodes are ordered.
 fn order_root_moves(root: &Board, root_moves: &mut [Move], hash_move: Option<Move>, heuristics: &Heuristics) {
     let mut scored = Vec::new();
-    ordering::generate(root, false, hash_move, [None; 2], heuristics, &mut scored);
+    ordering::generate(root, false, hash_move, ordering::Refutations::default(), heuristics, &mut scored);
     let score_of = |mv: &Move| scored.iter().find(|s| s.mv == *mv).map_or(i32::MIN, |s| s.score);
     // Stable, so equal scores keep move-generator order and the search stays deterministic.
     root_moves.sort_by_key(|mv| std::cmp::Reverse(score_of(mv)));

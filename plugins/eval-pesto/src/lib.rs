@@ -1,16 +1,20 @@
-//! PeSTO: Ronald Friederich's (Rofchade) tapered piece-square evaluation.
+//! PeSTO: Ronald Friederich's (Rofchade) tapered piece-square evaluation, with
+//! the terms piece-square tables cannot express (pawn structure, passed pawns,
+//! mobility, rooks on open files, the bishop pair, king safety) on top.
 //!
 //! This crate owns the evaluation logic and the [`EvalPlugin`] description. The
 //! loadable plugin is the sibling `export` crate; the host links this one
 //! statically as its built-in evaluation.
 
 mod tables;
+mod terms;
 
 use std::sync::atomic::{AtomicI32, Ordering};
 
 use plugboard_plugin_api::{EvalPlugin, Evaluate, OptionSpec, PluginInfo, Position};
 
 use tables::{EG, MG, PHASE_WEIGHT};
+use terms::Tapered;
 
 /// The full game phase: every minor and major piece still on the board.
 const MAX_PHASE: i32 = 24;
@@ -30,7 +34,7 @@ impl EvalPlugin for Pesto {
     fn info() -> PluginInfo {
         PluginInfo::new("pesto", env!("CARGO_PKG_VERSION"))
             .author("The Plugboard authors")
-            .description("PeSTO tapered middlegame/endgame piece-square tables")
+            .description("PeSTO tapered piece-square tables with pawn structure, mobility and king safety")
             .option(OptionSpec::spin("Tempo", i64::from(DEFAULT_TEMPO), 0, 100))
     }
 
@@ -80,15 +84,30 @@ impl Default for PestoEvaluator {
 impl Evaluate for PestoEvaluator {
     /// The score for the side to move, in centipawns.
     fn evaluate(&mut self, position: &Position) -> i32 {
-        pesto(position) + self.tempo
+        positional(position) + self.tempo
     }
 }
 
-/// The tapered PeSTO score from the side to move's point of view, without tempo.
+/// The tapered PeSTO score from the side to move's point of view, without tempo:
+/// the piece-square tables alone.
 pub fn pesto(position: &Position) -> i32 {
-    // mg/eg accumulate White minus Black; the sign flips at the end.
-    let mut mg = 0;
-    let mut eg = 0;
+    let (tables, phase) = tables(position);
+    from_side_to_move(position, taper(tables, phase))
+}
+
+/// The whole evaluation from the side to move's point of view, without tempo:
+/// the tables plus pawn structure, mobility and king safety.
+pub fn positional(position: &Position) -> i32 {
+    let (mut score, phase) = tables(position);
+    let extra = terms::terms(position);
+    score.mg += extra.mg;
+    score.eg += extra.eg;
+    from_side_to_move(position, taper(score, phase))
+}
+
+/// The tables' middlegame and endgame sums, White minus Black, and the game phase.
+fn tables(position: &Position) -> (Tapered, i32) {
+    let mut score = Tapered::default();
     let mut phase = 0;
     for (kind, &pieces) in position.pieces.iter().enumerate() {
         for (color, sign) in [(0usize, 1), (1usize, -1)] {
@@ -98,14 +117,21 @@ pub fn pesto(position: &Position) -> i32 {
             while bits != 0 {
                 let square = bits.trailing_zeros() as usize;
                 bits &= bits - 1;
-                mg += sign * mg_table[square];
-                eg += sign * eg_table[square];
+                score.mg += sign * mg_table[square];
+                score.eg += sign * eg_table[square];
             }
         }
     }
+    (score, phase)
+}
+
+fn taper(score: Tapered, phase: i32) -> i32 {
     // Promotions can push the phase past 24; PeSTO then treats it as pure middlegame.
     let phase = phase.min(MAX_PHASE);
-    let white = (mg * phase + eg * (MAX_PHASE - phase)) / MAX_PHASE;
+    (score.mg * phase + score.eg * (MAX_PHASE - phase)) / MAX_PHASE
+}
+
+fn from_side_to_move(position: &Position, white: i32) -> i32 {
     if position.side_to_move == Position::WHITE { white } else { -white }
 }
 

@@ -1,6 +1,6 @@
 use plugboard_plugin_api::{EvalPlugin, Evaluate, PieceKind, Position};
 
-use crate::{DEFAULT_TEMPO, Pesto, PestoEvaluator, pesto};
+use crate::{DEFAULT_TEMPO, Pesto, PestoEvaluator, pesto, positional};
 
 /// A minimal FEN reader, enough for test positions (board and side to move).
 fn position(fen: &str) -> Position {
@@ -110,4 +110,44 @@ fn tempo_option_is_validated() {
     assert!(Pesto::set_option("Tempo", "101").is_err());
     assert!(Pesto::set_option("Nope", "1").is_err());
     assert_eq!(Pesto::info().options.len(), 1);
+}
+
+/// The full evaluation minus the tables: what the positional terms add, for White.
+fn terms_for_white(fen: &str) -> i32 {
+    let p = position(fen);
+    let sign = if p.side_to_move == 0 { 1 } else { -1 };
+    sign * (positional(&p) - pesto(&p))
+}
+
+#[test]
+fn a_passed_pawn_counts_and_counts_more_with_the_defending_king_away() {
+    // The same material: Black's pawn either guards d6 (e7) or is far away (h7).
+    let stopped = terms_for_white("4k3/4p3/8/3P4/8/8/8/4K3 w - - 0 1");
+    let passed = terms_for_white("4k3/7p/8/3P4/8/8/8/4K3 w - - 0 1");
+    assert!(passed > stopped + 15, "passed {passed}, stopped {stopped}");
+    let king_near = terms_for_white("8/3k3p/8/3P4/8/8/8/4K3 w - - 0 1");
+    let king_far = terms_for_white("7k/7p/8/3P4/8/8/8/4K3 w - - 0 1");
+    assert!(king_far > king_near + 15, "far {king_far}, near {king_near}");
+}
+
+#[test]
+fn broken_pawns_cost_and_the_bishop_pair_earns() {
+    let healthy = terms_for_white("4k3/pp6/8/8/8/8/PP6/4K3 w - - 0 1");
+    let doubled_isolated = terms_for_white("4k3/pp6/8/8/8/P7/P7/4K3 w - - 0 1");
+    assert!(healthy > doubled_isolated + 20, "healthy {healthy}, broken {doubled_isolated}");
+    let pair = terms_for_white("4k3/8/8/8/8/8/8/2B1KB2 w - - 0 1");
+    let one = terms_for_white("4k3/8/8/8/8/8/8/2B1KN2 w - - 0 1");
+    assert!(pair > one + 20, "pair {pair}, one {one}");
+}
+
+#[test]
+fn open_lines_and_an_attacked_king_are_seen() {
+    // A rook on the open e-file against one behind its own pawn.
+    let behind_pawn = terms_for_white("4k3/p7/8/8/8/8/P7/R5K1 w - - 0 1");
+    let open_file = terms_for_white("4k3/p7/8/8/8/8/P7/4R1K1 w - - 0 1");
+    assert!(open_file > behind_pawn + 20, "open file {open_file}, behind its pawn {behind_pawn}");
+    // Queen and knight bearing on f7 and h7 against the same pieces far from the king.
+    let attack = terms_for_white("r4rk1/1b3ppp/8/6NQ/8/8/5PPP/R4RK1 w - - 0 1");
+    let quiet = terms_for_white("r4rk1/1b3ppp/8/8/Q7/8/5PPP/RN3RK1 w - - 0 1");
+    assert!(attack > quiet + 20, "attack {attack}, quiet {quiet}");
 }

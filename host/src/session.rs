@@ -1343,6 +1343,17 @@ impl Session {
         let reported =
             failed.last_line.as_ref().and_then(|l| l.pv.first()).and_then(|&m| failed.root.from_plugin_move(m));
         let any = failed.root.position().legal_moves().first().copied();
+        // The reply the last search expected belongs to an older position; only
+        // this search's own line, when its first move is the one played, can say
+        // what comes next.
+        self.expected_reply = None;
+        self.hint = None;
+        if let (Some(m), Some(line)) = (reported, failed.last_line.as_ref()) {
+            let mut after = failed.root.clone();
+            after.play(m);
+            self.expected_reply = line.pv.get(1).and_then(|&r| after.from_plugin_move(r));
+            self.hint = self.expected_reply.map(|r| after.move_text(r));
+        }
         if let Some(m) = reported.or(any) {
             if self.post {
                 // Not a search result: the protocol marks such lines with '('.

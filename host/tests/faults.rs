@@ -131,6 +131,30 @@ fn a_panicking_search_is_replaced_and_the_engine_still_moves() {
 }
 
 #[test]
+fn a_move_played_without_search_leaves_no_stale_hint() {
+    let folder = plugin_folder(&[("faulty_search_hang", "stubborn.so")]);
+    let mut engine = Engine::start(Some(folder.path()));
+    engine.handshake();
+    engine.send("new");
+    engine.send("post");
+    engine.send("st 0.3");
+    engine.send("go");
+    engine.expect_move();
+    engine.send("hint");
+    let first = engine.sync(1);
+    assert!(first.iter().any(|l| l.starts_with("Hint: ")), "{}", first.join("\n"));
+    // The next move comes from a search that never answers, so nothing predicts
+    // the reply to it: the hint of the move before must not be offered for it.
+    engine.send("option Search=stubborn");
+    engine.send("usermove a7a6");
+    let lines = engine.read_until(|l| l.starts_with("move "));
+    assert!(lines.iter().any(|l| l.contains("(no search)")), "{}", lines.join("\n"));
+    engine.send("hint");
+    let answer = engine.sync(2);
+    assert!(answer.iter().all(|l| !l.starts_with("Hint:")), "{}", answer.join("\n"));
+}
+
+#[test]
 fn a_search_that_ignores_the_stop_flag_still_loses_no_time() {
     let folder = plugin_folder(&[("faulty_search_hang", "stubborn.so")]);
     // Two seconds on the clock: the move must come before they run out.

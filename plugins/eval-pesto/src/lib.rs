@@ -14,7 +14,7 @@ use std::sync::atomic::{AtomicI32, Ordering};
 use plugboard_plugin_api::{EvalPlugin, Evaluate, OptionSpec, PluginInfo, Position};
 
 use tables::{EG, MG, PHASE_WEIGHT};
-use terms::Tapered;
+pub use terms::{TYPICAL_MOBILITY, Tapered, Weights};
 
 /// The full game phase: every minor and major piece still on the board.
 const MAX_PHASE: i32 = 24;
@@ -98,8 +98,13 @@ pub fn pesto(position: &Position) -> i32 {
 /// The whole evaluation from the side to move's point of view, without tempo:
 /// the tables plus pawn structure, mobility and king safety.
 pub fn positional(position: &Position) -> i32 {
+    positional_with(position, &Weights::TUNED)
+}
+
+/// [`positional`] with other weights than the engine's, for tuning them.
+pub fn positional_with(position: &Position, weights: &Weights) -> i32 {
     let (mut score, phase) = tables(position);
-    let extra = terms::terms(position);
+    let extra = terms::terms(position, weights);
     score.mg += extra.mg;
     score.eg += extra.eg;
     from_side_to_move(position, taper(score, phase))

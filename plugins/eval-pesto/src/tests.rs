@@ -1,6 +1,6 @@
 use plugboard_plugin_api::{EvalPlugin, Evaluate, PieceKind, Position};
 
-use crate::{DEFAULT_TEMPO, Pesto, PestoEvaluator, pesto, positional};
+use crate::{DEFAULT_TEMPO, Pesto, PestoEvaluator, Tapered, Weights, pesto, positional, positional_with};
 
 /// A minimal FEN reader, enough for test positions (board and side to move).
 fn position(fen: &str) -> Position {
@@ -121,12 +121,12 @@ fn terms_for_white(fen: &str) -> i32 {
 
 #[test]
 fn a_passed_pawn_counts_and_counts_more_with_the_defending_king_away() {
-    // The same material: Black's pawn either guards d6 (e7) or is far away (h7).
-    let stopped = terms_for_white("4k3/4p3/8/3P4/8/8/8/4K3 w - - 0 1");
-    let passed = terms_for_white("4k3/7p/8/3P4/8/8/8/4K3 w - - 0 1");
+    // The same material: Black's e-pawn guards d6, or Black has a g-pawn instead.
+    let stopped = terms_for_white("7k/4p2p/8/3P4/8/8/7P/4K3 w - - 0 1");
+    let passed = terms_for_white("7k/6pp/8/3P4/8/8/7P/4K3 w - - 0 1");
     assert!(passed > stopped + 15, "passed {passed}, stopped {stopped}");
-    let king_near = terms_for_white("8/3k3p/8/3P4/8/8/8/4K3 w - - 0 1");
-    let king_far = terms_for_white("7k/7p/8/3P4/8/8/8/4K3 w - - 0 1");
+    let king_near = terms_for_white("8/3k2pp/8/3P4/8/8/7P/4K3 w - - 0 1");
+    let king_far = terms_for_white("7k/6pp/8/3P4/8/8/7P/4K3 w - - 0 1");
     assert!(king_far > king_near + 15, "far {king_far}, near {king_near}");
 }
 
@@ -142,12 +142,79 @@ fn broken_pawns_cost_and_the_bishop_pair_earns() {
 
 #[test]
 fn open_lines_and_an_attacked_king_are_seen() {
-    // A rook on the open e-file against one behind its own pawn.
-    let behind_pawn = terms_for_white("4k3/p7/8/8/8/8/P7/R5K1 w - - 0 1");
-    let open_file = terms_for_white("4k3/p7/8/8/8/8/P7/4R1K1 w - - 0 1");
-    assert!(open_file > behind_pawn + 20, "open file {open_file}, behind its pawn {behind_pawn}");
+    // A rook on the open e-file against one behind its own pawn, queens on.
+    let behind_pawn = terms_for_white("1q2k3/p4ppp/8/8/8/8/P4PPP/R4QK1 w - - 0 1");
+    let open_file = terms_for_white("1q2k3/p4ppp/8/8/8/8/P4PPP/4RQK1 w - - 0 1");
+    assert!(open_file > behind_pawn + 10, "open file {open_file}, behind its pawn {behind_pawn}");
     // Queen and knight bearing on f7 and h7 against the same pieces far from the king.
     let attack = terms_for_white("r4rk1/1b3ppp/8/6NQ/8/8/5PPP/R4RK1 w - - 0 1");
     let quiet = terms_for_white("r4rk1/1b3ppp/8/8/Q7/8/5PPP/RN3RK1 w - - 0 1");
     assert!(attack > quiet + 20, "attack {attack}, quiet {quiet}");
+}
+
+/// How many times a term counts for White minus for Black: the evaluation with
+/// that term's weight at one in both phases and every other weight at zero.
+fn count_for_white(fen: &str, set: impl FnOnce(&mut Weights)) -> i32 {
+    let mut weights = Weights::HAND_SET;
+    for (_, weight) in weights.parameters_mut() {
+        *weight = 0;
+    }
+    set(&mut weights);
+    let p = position(fen);
+    let sign = if p.side_to_move == 0 { 1 } else { -1 };
+    sign * (positional_with(&p, &weights) - pesto(&p))
+}
+
+const ONE: Tapered = Tapered::new(1, 1);
+
+#[test]
+fn guarded_and_side_by_side_pawns_are_counted() {
+    // c3 guards d4, d4 and e4 stand side by side; Black's a7 stands alone.
+    let fen = "4k3/p7/8/8/3PP3/2P5/8/4K3 w - - 0 1";
+    assert_eq!(count_for_white(fen, |w| w.supported_pawn = ONE), 1);
+    assert_eq!(count_for_white(fen, |w| w.phalanx_pawn = ONE), 2);
+}
+
+#[test]
+fn a_pawn_left_behind_under_an_enemy_pawn_is_backward() {
+    // d3 has no pawn beside or behind it to guard d4, which Black's e5 holds
+    // (and e5 is not backward itself: f6 can guard it).
+    let backward = "4k3/8/5p2/4p3/2P5/3P4/8/4K3 w - - 0 1";
+    assert_eq!(count_for_white(backward, |w| w.backward_pawn = ONE), 1);
+    // With c2 behind it, d3 can still be guarded.
+    let guarded = "4k3/8/5p2/4p3/8/3P4/2P5/4K3 w - - 0 1";
+    assert_eq!(count_for_white(guarded, |w| w.backward_pawn = ONE), 0);
+}
+
+#[test]
+fn a_guarded_knight_no_pawn_can_chase_is_an_outpost() {
+    let outpost = "4k3/8/8/3N4/4P3/8/8/4K3 w - - 0 1";
+    assert_eq!(count_for_white(outpost, |w| w.knight_outpost = ONE), 1);
+    // Black's c7 pawn can drive it away.
+    let chased = "4k3/2p5/8/3N4/4P3/8/8/4K3 w - - 0 1";
+    assert_eq!(count_for_white(chased, |w| w.knight_outpost = ONE), 0);
+    // Black's outpost on d4, seen from Black's side.
+    let black = "4k3/8/8/4p3/3n4/8/8/4K3 w - - 0 1";
+    assert_eq!(count_for_white(black, |w| w.knight_outpost = ONE), -1);
+}
+
+#[test]
+fn a_rook_on_the_seventh_is_counted() {
+    let fen = "4k3/R7/8/8/8/8/8/4K2r w - - 0 1";
+    assert_eq!(count_for_white(fen, |w| w.rook_on_seventh = ONE), 1);
+}
+
+#[test]
+fn threats_by_lesser_pieces_and_loose_pieces_are_counted() {
+    // e4 attacks the knight on d5 and the bishop on f5, the bishop on a6 the rook on b7.
+    let fen = "3qk3/1r6/B7/3n1b2/4P3/8/8/3RK3 w - - 0 1";
+    assert_eq!(count_for_white(fen, |w| w.pawn_threat = ONE), 2);
+    assert_eq!(count_for_white(fen, |w| w.minor_threat_on_major = ONE), 1);
+    // The rook on d1 sees the knight on d5 first, not the queen behind it.
+    assert_eq!(count_for_white(fen, |w| w.rook_threat_on_queen = ONE), 0);
+    let open = "3qk3/8/8/8/8/8/8/3RK3 w - - 0 1";
+    assert_eq!(count_for_white(open, |w| w.rook_threat_on_queen = ONE), 1);
+    // The queen's attack on d1 meets a guarded rook; the knight on h5 hangs.
+    let loose = "3qk3/8/8/7n/8/8/8/3RK2R w - - 0 1";
+    assert_eq!(count_for_white(loose, |w| w.hanging = ONE), 1);
 }

@@ -387,9 +387,10 @@ fn side_terms(position: &Position, color: usize, weights: &Weights) -> (Tapered,
     let beside = ((pawns << 1) & !FILE_A) | ((pawns >> 1) & !FILE_H);
     score.add(weights.phalanx_pawn, (pawns & beside).count_ones() as i32);
     for pawn in squares(pawns) {
-        let stop = if color == 0 { pawn + 8 } else { pawn - 8 };
+        // Shifted as a bitboard: a pawn on its last rank (a variant's setup) has no stop square.
+        let stop = if color == 0 { (1u64 << pawn) << 8 } else { (1u64 << pawn) >> 8 };
         let helpers = adjacent_files(pawn % 8) & !PASSED_SPAN[color][pawn];
-        if pawns & helpers == 0 && their_pawn_guard & (1 << stop) != 0 {
+        if pawns & helpers == 0 && their_pawn_guard & stop != 0 {
             score.add(weights.backward_pawn, 1);
         }
     }

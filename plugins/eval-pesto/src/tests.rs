@@ -218,3 +218,10 @@ fn threats_by_lesser_pieces_and_loose_pieces_are_counted() {
     let loose = "3qk3/8/8/7n/8/8/8/3RK2R w - - 0 1";
     assert_eq!(count_for_white(loose, |w| w.hanging = ONE), 1);
 }
+
+#[test]
+fn pawns_on_their_last_rank_are_evaluated_without_a_stop_square() {
+    // No orthodox position has them, but a plugin must not trust that.
+    let p = position("P3k3/8/8/8/8/8/8/p3K3 w - - 0 1");
+    assert_eq!(positional(&p), positional(&mirror(&p)));
+}

@@ -2,16 +2,24 @@
 //! the loop that feeds the inbox to the session.
 
 use std::{
-    io::{self, BufRead, Write},
+    io::{self, Read, Write},
     panic::{self, AssertUnwindSafe},
     sync::mpsc::{self, Receiver, Sender},
     thread,
 };
 
-use crate::{event::Event, logging::Logging, plugins::PluginHost, session::Session};
+use crate::{
+    event::Event,
+    logging::Logging,
+    plugins::PluginHost,
+    protocol::reply::{QUOTED_CHARS, quote},
+    session::Session,
+};
 
 /// Runs the engine on stdin/stdout until `quit`, end of input or SIGTERM.
-pub fn run(plugins: PluginHost, logging: Logging, kept_log_files: usize) {
+/// `startup` holds options from the command line (`NAME`, `VALUE`), applied
+/// after the saved settings.
+pub fn run(plugins: PluginHost, logging: Logging, kept_log_files: usize, startup: Vec<(String, String)>) {
     let (inbox, events) = mpsc::channel();
     crate::signals::install(inbox.clone());
     spawn_reader(inbox.clone());
@@ -21,6 +29,7 @@ pub fn run(plugins: PluginHost, logging: Logging, kept_log_files: usize) {
     if let Some(path) = crate::settings::default_path() {
         session.use_settings_file(path);
     }
+    session.apply_command_line(&startup);
     serve(&mut session, &events, &mut io::stdout().lock());
 }
 
@@ -30,7 +39,7 @@ pub fn serve(session: &mut Session, events: &Receiver<Event>, out: &mut impl Wri
     while !session.wants_to_quit() {
         let Ok(event) = events.recv() else { break };
         if let Event::Line(line) = &event {
-            tracing::info!(target: "protocol", "< {line}");
+            tracing::info!(target: "protocol", "< {}", quote(line));
         }
         // A bug of ours must not cost the user the game: log it, say so, carry on.
         if panic::catch_unwind(AssertUnwindSafe(|| session.handle(event))).is_err() {
@@ -55,27 +64,129 @@ fn write_replies(session: &mut Session, out: &mut impl Write) -> bool {
     ok
 }
 
+/// Longer lines are no command of the protocol's (the longest, `setboard` or
+/// `option` with a path, are a few hundred bytes): they are answered as errors
+/// and never held whole.
+pub const MAX_LINE_BYTES: usize = 64 * 1024;
+
 fn spawn_reader(inbox: Sender<Event>) {
     let spawned = thread::Builder::new().name("stdin".into()).spawn(move || {
         let stdin = io::stdin();
-        let mut lines = stdin.lock();
-        let mut buffer = Vec::new();
+        let mut splitter = LineSplitter::default();
+        let mut chunk = [0u8; 8192];
+        let mut input = stdin.lock();
         loop {
-            buffer.clear();
-            match lines.read_until(b'\n', &mut buffer) {
-                Ok(0) | Err(_) => break,
-                Ok(_) => {
-                    let line = String::from_utf8_lossy(&buffer);
-                    let line = line.trim_end_matches(['\n', '\r']);
-                    if inbox.send(Event::Line(line.to_owned())).is_err() {
-                        return;
-                    }
+            let read = match input.read(&mut chunk) {
+                Ok(0) => break,
+                Ok(read) => read,
+                Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
+                Err(_) => break,
+            };
+            for event in splitter.push(&chunk[..read]) {
+                if let Event::Line(line) = &event
+                    && line.trim() == "quit"
+                {
+                    crate::exit::arm("quit");
+                }
+                if inbox.send(event).is_err() {
+                    return;
                 }
             }
+        }
+        crate::exit::arm("end of input");
+        if let Some(last) = splitter.finish() {
+            let _ = inbox.send(last);
         }
         let _ = inbox.send(Event::EndOfInput);
     });
     if spawned.is_err() {
         tracing::error!("cannot start the stdin reader");
+    }
+}
+
+/// Cuts input into lines: LF, CR and CR LF all end one (old Mac GUIs end lines
+/// with a bare CR), and a line over [`MAX_LINE_BYTES`] becomes an
+/// [`Event::Overlong`] holding only its start.
+#[derive(Default)]
+pub struct LineSplitter {
+    line: Vec<u8>,
+    /// Bytes of the current line, counted past what is kept.
+    length: usize,
+    after_cr: bool,
+}
+
+impl LineSplitter {
+    pub fn push(&mut self, bytes: &[u8]) -> Vec<Event> {
+        let mut events = Vec::new();
+        for &byte in bytes {
+            let after_cr = std::mem::replace(&mut self.after_cr, byte == b'\r');
+            match byte {
+                b'\n' if after_cr => {}
+                b'\n' | b'\r' => events.push(self.take()),
+                _ => {
+                    self.length += 1;
+                    if self.line.len() < MAX_LINE_BYTES {
+                        self.line.push(byte);
+                    }
+                }
+            }
+        }
+        events
+    }
+
+    /// The last line, when the input ended without a line end.
+    pub fn finish(&mut self) -> Option<Event> {
+        (self.length > 0).then(|| self.take())
+    }
+
+    fn take(&mut self) -> Event {
+        let length = std::mem::take(&mut self.length);
+        let line = String::from_utf8_lossy(&self.line).into_owned();
+        self.line.clear();
+        if length > MAX_LINE_BYTES {
+            let start: String = line.chars().take(QUOTED_CHARS).collect();
+            Event::Overlong { start, length }
+        } else {
+            Event::Line(line)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines(events: Vec<Event>) -> Vec<String> {
+        events
+            .into_iter()
+            .map(|event| match event {
+                Event::Line(line) => line,
+                Event::Overlong { start, length } => format!("overlong {length}: {start}"),
+                other => panic!("{other:?}"),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn lf_cr_and_crlf_each_end_one_line() {
+        let mut splitter = LineSplitter::default();
+        assert_eq!(lines(splitter.push(b"ping 5\rping 6\r\nping 7\n\n")), ["ping 5", "ping 6", "ping 7", ""]);
+        // A CR LF split between two reads is still one line end.
+        assert_eq!(lines(splitter.push(b"ping 8\r")), ["ping 8"]);
+        assert_eq!(lines(splitter.push(b"\nping 9")), Vec::<String>::new());
+        assert_eq!(splitter.finish().map(|e| lines(vec![e])), Some(vec!["ping 9".to_owned()]));
+    }
+
+    #[test]
+    fn an_overlong_line_keeps_only_its_start() {
+        let mut splitter = LineSplitter::default();
+        let mut events = Vec::new();
+        for _ in 0..100 {
+            events.extend(splitter.push(&[b'a'; 10_000]));
+        }
+        events.extend(splitter.push(b"\nping 1\n"));
+        let said = lines(events);
+        assert_eq!(said, [format!("overlong 1000000: {}", "a".repeat(QUOTED_CHARS)), "ping 1".to_owned()]);
+        assert!(splitter.line.capacity() <= 2 * MAX_LINE_BYTES);
     }
 }

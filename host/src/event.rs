@@ -6,6 +6,11 @@ use plugboard_plugin_api::{Move, Score, SearchOutcome};
 pub enum Event {
     /// A line from the GUI, without its line ending.
     Line(String),
+    /// A line too long to be a command: its start, and its length in bytes.
+    Overlong {
+        start: String,
+        length: usize,
+    },
     /// The GUI closed our standard input.
     EndOfInput,
     Progress {
@@ -25,6 +30,11 @@ pub enum Event {
     /// plugin ignores its stop flag and is taken out of use.
     Hung {
         job: u64,
+    },
+    /// A book that took long to open has opened (or failed to).
+    BookOpened {
+        generation: u64,
+        result: Result<std::sync::Arc<crate::book::Book>, String>,
     },
     /// SIGINT: never fatal; moves now when thinking.
     Interrupt,

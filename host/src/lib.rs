@@ -11,6 +11,8 @@ pub mod clock;
 pub mod edit;
 pub mod engine;
 pub mod event;
+pub mod exit;
+pub mod files;
 pub mod game;
 pub mod host_options;
 pub mod ics;

@@ -48,6 +48,8 @@ struct Shared {
     /// What the command line asked for: the `Log folder` option's empty value.
     started_with: LogTarget,
     location: Mutex<Option<PathBuf>>,
+    /// The folder of the daily files and how many are kept, for the pruner.
+    daily: Mutex<Option<(PathBuf, usize)>>,
 }
 
 impl Logging {
@@ -61,6 +63,7 @@ impl Logging {
                 guard: Mutex::new(None),
                 started_with: target.clone(),
                 location: Mutex::new(None),
+                daily: Mutex::new(None),
             }),
         };
         let subscriber = tracing_subscriber::fmt()
@@ -75,6 +78,7 @@ impl Logging {
             let thread = std::thread::current();
             tracing::error!(target: "panic", thread = thread.name().unwrap_or("unnamed"), "{info}");
         }));
+        logging.spawn_pruner();
         let opened = match &target.file {
             Some(file) => logging.open_file(file),
             None => logging.open_folder(target.folder.as_deref(), target.kept_files),
@@ -108,6 +112,7 @@ impl Logging {
         let folder = file.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
         let name = file.file_name().ok_or_else(|| format!("{} names no file", file.display()))?;
         std::fs::create_dir_all(folder).map_err(|e| format!("cannot create {}: {e}", folder.display()))?;
+        refuse_other_than_a_file(file)?;
         let appender = rolling::Builder::new()
             .filename_prefix(name.to_string_lossy())
             .build(folder)
@@ -122,15 +127,36 @@ impl Logging {
             None => default_folder().ok_or("this system has no data folder for the log")?,
         };
         std::fs::create_dir_all(&folder).map_err(|e| format!("cannot create {}: {e}", folder.display()))?;
+        refuse_other_than_a_file(&folder.join(daily_file_name(days_since_epoch())))?;
+        // Not tracing-appender's own pruning: it removes every file whose name
+        // starts and ends like ours, the user's `plugboard.changelog` included.
         let appender = rolling::Builder::new()
             .rotation(rolling::Rotation::DAILY)
             .filename_prefix(FILE_PREFIX)
             .filename_suffix(FILE_SUFFIX)
-            .max_log_files(kept_files.max(1))
             .build(&folder)
             .map_err(|e| format!("cannot log in {}: {e}", folder.display()))?;
+        let kept = kept_files.max(1);
+        prune(&folder, kept);
+        *self.shared.daily.lock().unwrap_or_else(PoisonError::into_inner) = Some((folder.clone(), kept));
         self.start(appender, folder);
         Ok(())
+    }
+
+    /// A long-running engine starts a new file each day: the old ones are pruned
+    /// as the days pass, not only at start-up.
+    fn spawn_pruner(&self) {
+        let shared = Arc::downgrade(&self.shared);
+        let _ = std::thread::Builder::new().name("log-pruner".into()).spawn(move || {
+            loop {
+                std::thread::sleep(std::time::Duration::from_secs(3600));
+                let Some(shared) = shared.upgrade() else { return };
+                let daily = shared.daily.lock().unwrap_or_else(PoisonError::into_inner).clone();
+                if let Some((folder, kept)) = daily {
+                    prune(&folder, kept);
+                }
+            }
+        });
     }
 
     fn start(&self, appender: rolling::RollingFileAppender, location: PathBuf) {
@@ -140,11 +166,78 @@ impl Logging {
     }
 
     fn swap(&self, writer: Option<NonBlocking>, guard: Option<WorkerGuard>, location: Option<PathBuf>) {
+        if location.is_none() {
+            *self.shared.daily.lock().unwrap_or_else(PoisonError::into_inner) = None;
+        }
         *self.shared.writer.write().unwrap_or_else(PoisonError::into_inner) = writer;
         *self.shared.location.lock().unwrap_or_else(PoisonError::into_inner) = location;
         let old = std::mem::replace(&mut *self.shared.guard.lock().unwrap_or_else(PoisonError::into_inner), guard);
         // Dropped outside the lock: dropping waits for the old worker to flush.
         drop(old);
+    }
+}
+
+/// A log file must be a file: opening a FIFO for writing waits for a reader
+/// that never comes, and a link may point anywhere.
+fn refuse_other_than_a_file(path: &Path) -> Result<(), String> {
+    match crate::files::is_occupied_by_other_than_a_file(path) {
+        Some(what) => Err(format!("{} is {what}, not a log file", path.display())),
+        None => Ok(()),
+    }
+}
+
+/// `plugboard.YYYY-MM-DD.log`, the name tracing-appender gives a day's file (UTC).
+pub fn daily_file_name(days_since_epoch: i64) -> String {
+    let (year, month, day) = civil_date(days_since_epoch);
+    format!("{FILE_PREFIX}.{year:04}-{month:02}-{day:02}.{FILE_SUFFIX}")
+}
+
+fn days_since_epoch() -> i64 {
+    let seconds = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    (seconds / 86_400) as i64
+}
+
+/// The proleptic Gregorian date of a day counted from 1970-01-01 (Howard
+/// Hinnant's `civil_from_days`).
+fn civil_date(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let day_of_era = z.rem_euclid(146_097);
+    let year_of_era = (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    let mp = (5 * day_of_year + 2) / 153;
+    let day = (day_of_year - (153 * mp + 2) / 5 + 1) as u32;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    (year_of_era + era * 400 + i64::from(month <= 2), month, day)
+}
+
+/// Whether `name` is one of the daily files the engine writes, exactly.
+fn is_daily_file_name(name: &str) -> bool {
+    let Some(date) = name.strip_prefix(FILE_PREFIX).and_then(|rest| rest.strip_prefix('.')) else { return false };
+    let Some(date) = date.strip_suffix(FILE_SUFFIX).and_then(|rest| rest.strip_suffix('.')) else { return false };
+    let bytes = date.as_bytes();
+    bytes.len() == 10
+        && bytes.iter().enumerate().all(|(i, b)| if i == 4 || i == 7 { *b == b'-' } else { b.is_ascii_digit() })
+}
+
+/// Removes the oldest of the engine's own daily files beyond `kept`. Nothing
+/// else in the folder is touched: not a file named almost like ours, not a link.
+pub fn prune(folder: &Path, kept: usize) {
+    let Ok(entries) = std::fs::read_dir(folder) else { return };
+    let mut ours: Vec<PathBuf> = entries
+        .filter_map(Result::ok)
+        .filter(|entry| entry.file_name().to_str().is_some_and(is_daily_file_name))
+        .filter(|entry| std::fs::symlink_metadata(entry.path()).is_ok_and(|m| m.file_type().is_file()))
+        .map(|entry| entry.path())
+        .collect();
+    // The dates sort as the names do.
+    ours.sort();
+    let surplus = ours.len().saturating_sub(kept);
+    for old in &ours[..surplus] {
+        match std::fs::remove_file(old) {
+            Ok(()) => tracing::info!(file = %old.display(), "old log removed"),
+            Err(error) => tracing::warn!(file = %old.display(), %error, "old log not removed"),
+        }
     }
 }
 
@@ -172,5 +265,39 @@ impl<'a> MakeWriter<'a> for Logging {
 
     fn make_writer(&'a self) -> LogWriter {
         LogWriter(self.shared.writer.read().unwrap_or_else(PoisonError::into_inner).clone())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn daily_names_follow_the_calendar() {
+        assert_eq!(daily_file_name(0), "plugboard.1970-01-01.log");
+        assert_eq!(daily_file_name(20_780), "plugboard.2026-11-23.log");
+        assert_eq!(daily_file_name(11_016), "plugboard.2000-02-29.log");
+        assert!(is_daily_file_name("plugboard.2026-11-23.log"));
+        for other in ["plugboard.changelog", "plugboard-backup.log", "plugboard_catalog", "plugboard.2026-11-2x.log"] {
+            assert!(!is_daily_file_name(other), "{other}");
+        }
+    }
+
+    #[test]
+    fn pruning_removes_only_the_oldest_of_our_own_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let names = ["plugboard.2026-11-20.log", "plugboard.2026-11-21.log", "plugboard.2026-11-22.log"];
+        let others = ["plugboard.changelog", "plugboard-backup.log", "plugboard_catalog", "notes.txt"];
+        for name in names.iter().chain(&others) {
+            std::fs::write(dir.path().join(name), "x").unwrap();
+        }
+        prune(dir.path(), 1);
+        let mut left: Vec<String> =
+            std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+        left.sort();
+        let mut expected: Vec<&str> = others.to_vec();
+        expected.push("plugboard.2026-11-22.log");
+        expected.sort();
+        assert_eq!(left, expected);
     }
 }

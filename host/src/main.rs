@@ -33,6 +33,20 @@ struct Cli {
     /// How many daily log files to keep; older ones are deleted.
     #[arg(long, value_name = "N", default_value_t = 7, value_parser = clap::value_parser!(u16).range(1..=365))]
     log_files: u16,
+    /// The search plugin to use, by name (as the `Search` option).
+    #[arg(long, value_name = "NAME")]
+    search: Option<String>,
+    /// The evaluation plugin to use, by name (as the `Evaluation` option).
+    #[arg(long, value_name = "NAME")]
+    eval: Option<String>,
+    /// Sets an option as the GUI's `option NAME=VALUE` would, after the saved
+    /// settings; for clients that cannot send names with spaces (repeatable).
+    #[arg(long = "option", value_name = "NAME=VALUE")]
+    options: Vec<String>,
+    /// Examines one library in this process and prints what it is (the engine
+    /// runs itself so to look at unknown files without loading them).
+    #[arg(long = "examine-plugin", value_name = "FILE", hide = true)]
+    examine_plugin: Option<PathBuf>,
     #[command(subcommand)]
     command: Option<Tool>,
 }
@@ -60,6 +74,12 @@ enum BookTool {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if let Some(path) = &cli.examine_plugin {
+        // No log: the child must touch nothing of the user's but its report.
+        let code = plugboard::plugins::examine::examine_here(path);
+        plugboard::files::remove_private_dir();
+        return code;
+    }
     let target =
         LogTarget { file: cli.log_file.clone(), folder: cli.log_dir.clone(), kept_files: usize::from(cli.log_files) };
     let (logging, opened) = Logging::init(target);
@@ -67,6 +87,7 @@ fn main() -> ExitCode {
         // Not on stdout: the GUI reads it. The engine still plays without a log.
         eprintln!("plugboard: no debug log: {why}");
     }
+    plugboard::exit::register_logging(&logging);
     tracing::info!(version = env!("CARGO_PKG_VERSION"), "plugboard starting");
     let mut plugins = PluginHost::new(cli.plugin_dirs.clone());
     let code = match cli.command {
@@ -83,18 +104,36 @@ fn main() -> ExitCode {
         }
         None => {
             plugins.scan();
-            engine::run(plugins, logging.clone(), usize::from(cli.log_files));
+            let mut startup = Vec::new();
+            if let Some(name) = &cli.search {
+                startup.push(("Search".to_owned(), name.clone()));
+            }
+            if let Some(name) = &cli.eval {
+                startup.push(("Evaluation".to_owned(), name.clone()));
+            }
+            for option in &cli.options {
+                match option.split_once('=') {
+                    Some((name, value)) => startup.push((name.trim().to_owned(), value.trim().to_owned())),
+                    None => startup.push((option.trim().to_owned(), String::new())),
+                }
+            }
+            engine::run(plugins, logging.clone(), usize::from(cli.log_files), startup);
             ExitCode::SUCCESS
         }
     };
     tracing::info!("plugboard exiting");
-    logging.shutdown();
+    let _ = std::io::Write::flush(&mut std::io::stdout());
+    plugboard::exit::finish();
     // Search threads of a plugin that ignored its stop flag must not keep us alive.
-    std::process::exit(if code == ExitCode::SUCCESS { 0 } else { 1 });
+    plugboard::exit::end_process(if code == ExitCode::SUCCESS { 0 } else { 1 });
 }
 
 fn list_plugins(plugins: &PluginHost) -> String {
-    let mut text = String::new();
+    let mut text = format!(
+        "plugin API {} (plugins built against {}.x load)\n",
+        plugboard_plugin_api::API_VERSION,
+        plugboard_plugin_api::API_COMPATIBLE
+    );
     for plugin in plugins.registry().plugins() {
         let state = match &plugin.disabled {
             Some(why) => format!(" (disabled: {why})"),

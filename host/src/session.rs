@@ -19,6 +19,7 @@ use crate::{
     clock::{Budget, Clock},
     edit::{Edit, EditStep},
     event::{Event, Progress},
+    files,
     game::{self, Game},
     host_options::{self, HostOptions},
     ics::{self, Ics, Judged, Limits, Summary, Verdict},
@@ -29,7 +30,7 @@ use crate::{
         Command, Reply,
         features::{self, Negotiated},
         options,
-        reply::{Stat01, Thinking},
+        reply::{Stat01, Thinking, quote},
     },
     search::{SearchJob, SearchSpec},
     settings,
@@ -47,6 +48,8 @@ const RESET_OPTION: &str = "Reset settings";
 const OWN_FOOTPRINT_MB: u32 = 24;
 /// Diagnostics kept for a GUI that has not yet said whether it takes them.
 const MAX_PENDING_DEBUG: usize = 100;
+/// How long opening a book may hold the engine before it goes on without it.
+const BOOK_PATIENCE: std::time::Duration = std::time::Duration::from_millis(300);
 /// Below this much time left, a failed search is not retried: the best move known is played.
 const RETRY_MIN_MS: u64 = 20;
 
@@ -144,7 +147,10 @@ pub struct Session {
     /// Where `Save settings` writes, if anywhere.
     settings_path: Option<PathBuf>,
     /// The opening book of the `Book file` option, when it opened.
-    book: Option<Book>,
+    book: Option<Arc<Book>>,
+    /// Counts the books asked for, so a book that opens late is taken only if
+    /// it is still the one the option names.
+    book_generation: u64,
     /// The state of the generator that picks weighted book moves.
     book_draws: u64,
     /// Syzygy tables from `egtpath syzygy`, when any were found.
@@ -152,6 +158,8 @@ pub struct Session {
     /// In a drawn tablebase position, the moves that keep the draw: our search
     /// chooses among them only.
     drawing_moves: Vec<shakmaty::Move>,
+    /// What went wrong before the GUI could listen, said after the features.
+    startup_notes: Vec<Reply>,
 }
 
 impl Session {
@@ -194,11 +202,13 @@ impl Session {
             quit: false,
             settings_path: None,
             book: None,
+            book_generation: 0,
             book_draws: std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(0x9e37_79b9_7f4a_7c15, |t| t.as_nanos() as u64),
             tablebases: None,
             drawing_moves: Vec::new(),
+            startup_notes: Vec::new(),
         };
         session.report_scan();
         session
@@ -208,6 +218,26 @@ impl Session {
     pub fn use_settings_file(&mut self, path: PathBuf) {
         self.settings_path = Some(path);
         self.load_settings();
+    }
+
+    /// Options from the command line, as `option NAME=VALUE` would set them; what
+    /// is refused is told once the GUI listens (and on stderr).
+    pub fn apply_command_line(&mut self, options: &[(String, String)]) {
+        let said_before = self.take_output();
+        for (name, value) in options {
+            let line = format!("option {name}={value}");
+            let value = (!value.is_empty()).then_some(value.as_str());
+            self.set_option(&line, name, value);
+            for reply in self.take_output() {
+                tracing::warn!(%reply, "said while applying the command line");
+                if matches!(reply, Reply::Error { .. } | Reply::TellUserError(_)) {
+                    eprintln!("plugboard: {reply}");
+                    let text = reply.to_string();
+                    self.startup_notes.push(Reply::TellUserError(format!("Command line: {text}")));
+                }
+            }
+        }
+        self.out = said_before;
     }
 
     /// Lets the `Log folder` and `Log files` options move the log.
@@ -233,6 +263,12 @@ impl Session {
     pub fn handle(&mut self, event: Event) {
         match event {
             Event::Line(line) => self.handle_line(&line),
+            Event::BookOpened { generation, result } => self.book_opened(generation, result),
+            Event::Overlong { start, length } => {
+                tracing::warn!(length, start = %quote(&start), "overlong line refused");
+                let command = format!("{start}... ({length} bytes in all)");
+                self.reply(Reply::Error { kind: "line too long", command });
+            }
             Event::EndOfInput | Event::Terminate => self.shut_down(),
             Event::Interrupt => {
                 if self.thinking_on_move() {
@@ -279,7 +315,7 @@ impl Session {
         let command = match Command::parse(line) {
             Ok(command) => command,
             Err(error) => {
-                tracing::warn!(%line, %error, "command refused");
+                tracing::warn!(line = %quote(line), %error, "command refused");
                 self.reply(Reply::Error { kind: error.kind(), command: line.trim().to_owned() });
                 return;
             }
@@ -576,6 +612,8 @@ impl Session {
         }
         self.advertise_options_body();
         self.reply(Reply::Feature("done=1".into()));
+        let notes = std::mem::take(&mut self.startup_notes);
+        self.out.extend(notes);
     }
 
     fn option_lines(&self) -> Vec<String> {
@@ -607,6 +645,8 @@ impl Session {
         self.reply(Reply::Feature("done=0".into()));
         self.advertise_options_body();
         self.reply(Reply::Feature("done=1".into()));
+        let notes = std::mem::take(&mut self.startup_notes);
+        self.out.extend(notes);
     }
 
     /// Lists every plugin and every refused file as debug lines; returns the refusals.
@@ -727,7 +767,15 @@ impl Session {
     /// Applies the saved settings at start-up; what no longer applies is logged and skipped.
     fn load_settings(&mut self) {
         let Some(path) = self.settings_path.clone() else { return };
-        for (name, value) in settings::load(&path) {
+        let saved = match settings::load(&path) {
+            Ok(saved) => saved,
+            Err(why) => {
+                tracing::warn!(%why, "saved settings not applied");
+                self.startup_notes.push(Reply::TellUserError(format!("Saved settings not applied: {why}")));
+                return;
+            }
+        };
+        for (name, value) in saved {
             self.set_option(&format!("option {name}={value}"), &name, Some(&value));
         }
         for reply in self.take_output() {
@@ -980,7 +1028,7 @@ impl Session {
             choice: self.host_options.book_choice,
         };
         let draw = self.next_book_draw();
-        let advice = known_moves::advise(&self.game, self.book.as_ref(), book_use, self.tablebases.as_deref(), draw);
+        let advice = known_moves::advise(&self.game, self.book.as_deref(), book_use, self.tablebases.as_deref(), draw);
         if let Some(why) = self.tablebases.as_ref().and_then(|tables| tables.take_failure()) {
             self.reply(Reply::TellUser(format!("Syzygy tablebases: {why}; the search plays on without that table")));
         }
@@ -1012,14 +1060,37 @@ impl Session {
         (z >> 11) as f64 / (1u64 << 53) as f64
     }
 
-    /// Opens the book the `Book file` option names (none when it is empty).
+    /// Opens the book the `Book file` option names (none when it is empty). The
+    /// file is read on a thread of its own: a file on a stalled disk must not
+    /// hold the engine. A book that takes longer than a moment arrives later.
     fn open_book(&mut self) {
         let file = self.host_options.book_file.trim().to_owned();
         self.book = None;
+        self.book_generation += 1;
         if file.is_empty() {
             return;
         }
-        match Book::open(Path::new(&file)) {
+        let generation = self.book_generation;
+        let opening = files::off_thread("book", BOOK_PATIENCE, move || Book::open(Path::new(&file)).map(Arc::new));
+        match opening {
+            Ok(result) => self.book_opened(generation, result),
+            Err(later) => {
+                self.debug("the book is still opening; it is used once it has opened".to_owned());
+                let inbox = self.inbox.clone();
+                let _ = std::thread::Builder::new().name("book-wait".into()).spawn(move || {
+                    if let Ok(result) = later.recv() {
+                        let _ = inbox.send(Event::BookOpened { generation, result });
+                    }
+                });
+            }
+        }
+    }
+
+    fn book_opened(&mut self, generation: u64, result: Result<Arc<Book>, String>) {
+        if generation != self.book_generation {
+            return;
+        }
+        match result {
             Ok(book) => {
                 self.debug(format!("book {} opened: {} entries", book.path().display(), book.len()));
                 self.book = Some(book);
@@ -1059,14 +1130,17 @@ impl Session {
     /// `egtpath syzygy PATH`: the tables in these folders replace the ones before.
     fn load_tablebases(&mut self, paths: &str) {
         let (tables, problems) = Tablebases::load(paths);
-        for problem in &problems {
+        for problem in problems.broken.iter().chain(&problems.absent) {
             tracing::warn!(%problem, "tablebases");
-            self.reply(Reply::TellUser(format!("Syzygy tablebases: {problem}")));
+        }
+        if let Some(summary) = problems.summary() {
+            self.reply(Reply::TellUser(format!("Syzygy tablebases: {summary}")));
         }
         if tables.is_empty() {
             self.tablebases = None;
             tablebases::install(None);
-            self.reply(Reply::TellUser(format!("No Syzygy tables found in {paths}: playing without tablebases")));
+            // Having no tables is normal: GUIs send their default path to every engine.
+            self.debug(format!("No Syzygy tables found in {paths}: playing without tablebases"));
             return;
         }
         self.debug(format!("Syzygy tablebases: {}", tables.describe()));

@@ -23,6 +23,9 @@ pub fn install(inbox: Sender<Event>) {
         for signal in signals.forever() {
             let event = if signal == SIGTERM { Event::Terminate } else { Event::Interrupt };
             tracing::info!(signal, "signal received");
+            if signal == SIGTERM {
+                crate::exit::arm("SIGTERM");
+            }
             if inbox.send(event).is_err() {
                 return;
             }

@@ -173,26 +173,26 @@ impl Tablebases {
     /// platform's path separator. Never fails: what could not be read (a folder
     /// that is missing or no folder, a folder without tables, a table file whose
     /// size says it is corrupt) comes back as sentences for the user and the log.
-    pub fn load(paths: &str) -> (Tablebases, Vec<String>) {
+    pub fn load(paths: &str) -> (Tablebases, Problems) {
         let mut tables = Tablebase::new();
         let mut folders = Vec::new();
         let mut files = 0;
-        let mut problems = Vec::new();
+        let mut problems = Problems::default();
         for folder in std::env::split_paths(paths.trim()) {
             if folder.as_os_str().is_empty() {
                 continue;
             }
             if !folder.is_dir() {
-                problems.push(format!("{} is no folder", folder.display()));
+                problems.absent.push(format!("{} is no folder", folder.display()));
                 continue;
             }
-            match add_tables(&mut tables, &folder, &mut problems) {
-                Ok(0) => problems.push(format!("{} holds no Syzygy table", folder.display())),
+            match add_tables(&mut tables, &folder, &mut problems.broken) {
+                Ok(0) => problems.absent.push(format!("{} holds no Syzygy table", folder.display())),
                 Ok(added) => {
                     files += added;
                     folders.push(folder);
                 }
-                Err(why) => problems.push(format!("{}: {why}", folder.display())),
+                Err(why) => problems.broken.push(format!("{}: {why}", folder.display())),
             }
         }
         let tablebases =
@@ -301,6 +301,35 @@ impl Tablebases {
     }
 }
 
+/// What was wrong with the folders of an `egtpath`.
+#[derive(Debug, Default)]
+pub struct Problems {
+    /// Tables that are there and cannot be used: the user must hear of them.
+    pub broken: Vec<String>,
+    /// Folders that are not there or hold no tables: normal (a GUI sends its
+    /// default path to every engine), so only logged.
+    pub absent: Vec<String>,
+}
+
+impl Problems {
+    /// One message for all the broken tables, naming the first few: each
+    /// `telluser` is a dialog in xboard.
+    pub fn summary(&self) -> Option<String> {
+        const NAMED: usize = 3;
+        let (first, rest) = self.broken.split_at(self.broken.len().min(NAMED));
+        let mut text = match self.broken.len() {
+            0 => return None,
+            1 => "1 table could not be used: ".to_owned(),
+            count => format!("{count} tables could not be used: "),
+        };
+        text += &first.join("; ");
+        if !rest.is_empty() {
+            text += &format!("; and {} more (all named in the log)", rest.len());
+        }
+        Some(text)
+    }
+}
+
 /// Adds the table files of `folder` one by one, so one file that cannot be a table
 /// (its size says it is corrupt) is named and the others still count.
 fn add_tables(tables: &mut Tablebase<Chess>, folder: &Path, problems: &mut Vec<String>) -> std::io::Result<usize> {
@@ -310,6 +339,17 @@ fn add_tables(tables: &mut Tablebase<Chess>, folder: &Path, problems: &mut Vec<S
     for path in paths {
         let is_table = path.extension().is_some_and(|e| e == "rtbw" || e == "rtbz");
         if !is_table {
+            continue;
+        }
+        // Opening a FIFO would wait for ever for a writer; a device is no table.
+        if let Ok(meta) = std::fs::metadata(&path)
+            && !meta.is_file()
+        {
+            problems.push(format!(
+                "{} is {}, not a table file",
+                path.display(),
+                crate::files::describe(meta.file_type())
+            ));
             continue;
         }
         match tables.add_file(&path) {
@@ -383,7 +423,7 @@ mod tests {
 
     fn tables() -> Tablebases {
         let (tables, problems) = Tablebases::load(&folder());
-        assert!(problems.is_empty(), "{problems:?}");
+        assert!(problems.broken.is_empty() && problems.absent.is_empty(), "{problems:?}");
         tables
     }
 
@@ -414,12 +454,36 @@ mod tests {
         .unwrap();
         let (tables, problems) = Tablebases::load(joined.to_str().unwrap());
         assert_eq!(tables.files, 70);
+        let problems = problems.absent;
         assert_eq!(problems.len(), 3, "{problems:?}");
         assert!(problems[0].ends_with("holds no Syzygy table"));
         assert_eq!(problems[1], "/nonexistent/syzygy is no folder");
         assert!(problems[2].ends_with("KQvK.txt is no folder"));
         let (none, problems) = Tablebases::load("/nonexistent/syzygy");
-        assert!(none.is_empty() && problems.len() == 1);
+        assert!(none.is_empty() && problems.absent.len() == 1 && problems.summary().is_none());
+    }
+
+    #[test]
+    fn many_broken_tables_make_one_message() {
+        let dir = tempfile::tempdir().unwrap();
+        for n in 0..72 {
+            std::fs::write(dir.path().join(format!("K{n}vK.rtbw")), [0u8; 17]).unwrap();
+        }
+        #[cfg(unix)]
+        {
+            let fifo = std::ffi::CString::new(dir.path().join("KQvKQ.rtbz").to_str().unwrap()).unwrap();
+            // SAFETY: a valid NUL-terminated path.
+            assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o600) }, 0);
+        }
+        let (tables, problems) = Tablebases::load(dir.path().to_str().unwrap());
+        assert!(tables.is_empty());
+        let expected = if cfg!(unix) { 73 } else { 72 };
+        assert_eq!(problems.broken.len(), expected);
+        let summary = problems.summary().unwrap();
+        assert!(summary.starts_with(&format!("{expected} tables could not be used: ")), "{summary}");
+        assert!(summary.ends_with(&format!("and {} more (all named in the log)", expected - 3)), "{summary}");
+        #[cfg(unix)]
+        assert!(problems.broken.iter().any(|p| p.contains("a FIFO")), "{:?}", problems.broken);
     }
 
     #[test]
@@ -439,6 +503,7 @@ mod tests {
         std::fs::write(&krk, garbage).unwrap();
 
         let (tables, problems) = Tablebases::load(dir.path().to_str().unwrap());
+        let problems = problems.broken;
         assert_eq!(problems.len(), 1, "{problems:?}");
         assert!(problems[0].contains("KQvK.rtbw"), "{problems:?}");
         assert_eq!(tables.files, 69);

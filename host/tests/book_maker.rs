@@ -42,7 +42,7 @@ fn make(dir: &std::path::Path, pgn: &str, args: &[&str]) -> (std::process::Outpu
 }
 
 /// The book's moves after `moves`, in SAN with their weights.
-fn book_moves(book: &Book, moves: &[&str]) -> Vec<(String, u32)> {
+fn book_moves(book: &Book, moves: &[&str]) -> Vec<(String, u64)> {
     let mut position = Chess::default();
     for text in moves {
         position.play_unchecked(text.parse::<San>().unwrap().to_move(&position).unwrap());
@@ -143,14 +143,14 @@ fn every_position_of_the_games_has_their_moves_weighted_by_results() {
         let mut position = Chess::default();
         for san in moves.split(' ') {
             let fen = Fen::from_position(&position, EnPassantMode::Legal).to_string();
-            let got: Vec<(String, u32)> =
+            let got: Vec<(String, u64)> =
                 book.moves(&position).iter().map(|b| (San::from_move(&position, b.m).to_string(), b.weight)).collect();
             assert!(got.windows(2).all(|w| w[0].1 >= w[1].1), "{fen}: not heaviest first: {got:?}");
             let mut got_sorted = got.clone();
             got_sorted.sort();
             // Moves that never scored are not in the book.
-            let mut want: Vec<(String, u32)> =
-                expected[&fen].iter().filter(|(_, s)| s.1 > 0).map(|(m, s)| (m.clone(), s.1)).collect();
+            let mut want: Vec<(String, u64)> =
+                expected[&fen].iter().filter(|(_, s)| s.1 > 0).map(|(m, s)| (m.clone(), u64::from(s.1))).collect();
             want.sort();
             assert_eq!(got_sorted, want, "after {fen}");
             checked += 1;

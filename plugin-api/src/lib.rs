@@ -46,6 +46,29 @@ pub use search::{
 };
 pub use tablebase::{TablebaseProbe, TablebaseSource, Wdl};
 
+/// The version of this API a plugin is built against (this crate's version).
+pub const API_VERSION: &str = env!("CARGO_PKG_VERSION");
+/// The versions that load together: abi_stable takes `0.y.*` as compatible
+/// with `0.y.*` (and `x.*` with `x.*` from 1.0 on), layouts permitting.
+pub const API_COMPATIBLE: &str = {
+    let version = env!("CARGO_PKG_VERSION").as_bytes();
+    let mut dots = 0;
+    let mut end = 0;
+    while end < version.len() {
+        if version[end] == b'.' {
+            dots += 1;
+            if dots == 2 || (dots == 1 && !(version[0] == b'0' && end == 1)) {
+                break;
+            }
+        }
+        end += 1;
+    }
+    match std::str::from_utf8(version.split_at(end).0) {
+        Ok(prefix) => prefix,
+        Err(_) => env!("CARGO_PKG_VERSION"),
+    }
+};
+
 /// Root-module name of search plugins; the host reads it from a library's header
 /// to know which kind of plugin a file holds before checking its layout.
 pub const SEARCH_MODULE_NAME: &str = "plugboard_search";

@@ -385,7 +385,7 @@ mod tests {
         (book.unwrap_or_else(|| panic!("an empty book: {report:?}")), report)
     }
 
-    fn moves_of(book: &Book, moves: &[&str]) -> Vec<(String, u32)> {
+    fn moves_of(book: &Book, moves: &[&str]) -> Vec<(String, u64)> {
         let mut position = Chess::default();
         for text in moves {
             let m = text.parse::<San>().unwrap().to_move(&position).unwrap();
@@ -523,7 +523,7 @@ mod tests {
         let (book, report) = book_of(&pgn, MakeOptions { min_games: 1, ..MakeOptions::default() });
         assert_eq!(report.games_used, u64::from(COUNT_MAX) + 1);
         // 1.e4: 16384 wins, 32768 points, halved; 1.d4 halved with it, from one to one.
-        assert_eq!(moves_of(&book, &[]), [("e4".into(), u32::from(COUNT_MAX)), ("d4".into(), 1)]);
+        assert_eq!(moves_of(&book, &[]), [("e4".into(), u64::from(COUNT_MAX)), ("d4".into(), 1)]);
         // 1...e5 reached 16384 games too, but never scored.
         assert!(moves_of(&book, &["e4"]).is_empty());
     }

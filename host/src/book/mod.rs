@@ -4,7 +4,10 @@
 pub mod maker;
 pub mod polyglot;
 
-use std::path::{Path, PathBuf};
+use std::{
+    fs::File,
+    path::{Path, PathBuf},
+};
 
 use shakmaty::{Chess, Move, san::SanPlus};
 
@@ -39,39 +42,57 @@ impl Choice {
     }
 }
 
-/// A book move for one position, with its weight.
+/// A book move for one position, with its weight: the sum of its entries'
+/// weights, which may pass what 16 bits hold.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BookMove {
     pub m: Move,
-    pub weight: u32,
+    pub weight: u64,
 }
 
-/// An opened book: its entries, in memory and sorted by key.
+/// Books up to this size are read into memory (and sorted if they are not);
+/// bigger ones, up to the gigabytes some books have, are probed on disk.
+pub const IN_MEMORY_BYTES: u64 = 32 << 20;
+
+/// An opened book.
 #[derive(Debug)]
 pub struct Book {
     path: PathBuf,
-    entries: Vec<Entry>,
+    entries: Entries,
+}
+
+#[derive(Debug)]
+enum Entries {
+    Memory(Vec<Entry>),
+    /// A Polyglot book is sorted by key: a binary search reads a few entries.
+    Disk {
+        file: File,
+        count: u64,
+    },
 }
 
 impl Book {
-    /// Reads the whole book. A file that is no Polyglot book (a size that is not a
-    /// whole number of entries, or nothing in it) is refused with the reason.
+    /// Opens a book. A file that is no Polyglot book (not a regular file, a size
+    /// that is not a whole number of entries, or nothing in it) is refused with
+    /// the reason.
     pub fn open(path: &Path) -> Result<Book, String> {
-        let bytes = std::fs::read(path).map_err(|why| format!("cannot read {}: {why}", path.display()))?;
+        let cannot = |why: std::io::Error| format!("cannot read {}: {why}", path.display());
+        let file = crate::files::open_regular(path).map_err(cannot)?;
+        let size = file.metadata().map_err(cannot)?.len();
+        check_size(path, size)?;
+        if size > IN_MEMORY_BYTES {
+            tracing::info!(path = %path.display(), size, "a big book: probed on disk");
+            return Ok(Book {
+                path: path.to_owned(),
+                entries: Entries::Disk { file, count: size / ENTRY_SIZE as u64 },
+            });
+        }
+        let bytes = crate::files::read_bounded(path, IN_MEMORY_BYTES).map_err(cannot)?;
         Book::from_bytes(path, &bytes)
     }
 
     pub fn from_bytes(path: &Path, bytes: &[u8]) -> Result<Book, String> {
-        if bytes.is_empty() {
-            return Err(format!("{} is empty", path.display()));
-        }
-        if !bytes.len().is_multiple_of(ENTRY_SIZE) {
-            return Err(format!(
-                "{} is no Polyglot book: {} bytes is not a whole number of {ENTRY_SIZE}-byte entries",
-                path.display(),
-                bytes.len()
-            ));
-        }
+        check_size(path, bytes.len() as u64)?;
         let mut entries: Vec<Entry> = bytes
             .chunks_exact(ENTRY_SIZE)
             .map(|chunk| Entry::from_bytes(chunk.try_into().expect("chunks are whole entries")))
@@ -81,7 +102,7 @@ impl Book {
             tracing::warn!(path = %path.display(), "book entries are not sorted by key; sorting them");
             entries.sort_by_key(|e| e.key);
         }
-        Ok(Book { path: path.to_owned(), entries })
+        Ok(Book { path: path.to_owned(), entries: Entries::Memory(entries) })
     }
 
     pub fn path(&self) -> &Path {
@@ -89,27 +110,46 @@ impl Book {
     }
 
     pub fn len(&self) -> usize {
-        self.entries.len()
+        match &self.entries {
+            Entries::Memory(entries) => entries.len(),
+            Entries::Disk { count, .. } => *count as usize,
+        }
     }
 
     pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
+        self.len() == 0
+    }
+
+    /// The entries for `key`, in the book's order.
+    fn entries_for(&self, key: u64) -> Vec<Entry> {
+        match &self.entries {
+            Entries::Memory(entries) => {
+                let start = entries.partition_point(|e| e.key < key);
+                entries[start..].iter().take_while(|e| e.key == key).copied().collect()
+            }
+            Entries::Disk { file, count } => match disk_entries(file, *count, key) {
+                Ok(found) => found,
+                Err(why) => {
+                    tracing::warn!(path = %self.path.display(), %why, "book not read");
+                    Vec::new()
+                }
+            },
+        }
     }
 
     /// The book's legal moves for `position`, heaviest first; a move listed twice
     /// has its weights added, and entries that decode to no legal move are skipped.
     pub fn moves(&self, position: &Chess) -> Vec<BookMove> {
         let key = polyglot::key(position);
-        let start = self.entries.partition_point(|e| e.key < key);
         let mut moves: Vec<BookMove> = Vec::new();
-        for entry in self.entries[start..].iter().take_while(|e| e.key == key) {
+        for entry in self.entries_for(key) {
             let Some(m) = polyglot::decode_move(position, entry.raw_move) else {
                 tracing::debug!(key = format!("{key:016x}"), raw = entry.raw_move, "book entry with no legal move");
                 continue;
             };
             match moves.iter_mut().find(|b| b.m == m) {
-                Some(known) => known.weight += u32::from(entry.weight),
-                None => moves.push(BookMove { m, weight: u32::from(entry.weight) }),
+                Some(known) => known.weight += u64::from(entry.weight),
+                None => moves.push(BookMove { m, weight: u64::from(entry.weight) }),
             }
         }
         // Stable, so equal weights keep the book's order.
@@ -124,13 +164,13 @@ impl Book {
         match choice {
             Choice::Best => moves.into_iter().next(),
             Choice::WeightedRandom => {
-                let total: u64 = moves.iter().map(|b| u64::from(b.weight)).sum();
+                let total: u64 = moves.iter().map(|b| b.weight).sum();
                 let mut target = (draw.clamp(0.0, 1.0) * total as f64) as u64;
                 for b in &moves {
-                    if target < u64::from(b.weight) {
+                    if target < b.weight {
                         return Some(b.clone());
                     }
-                    target -= u64::from(b.weight);
+                    target -= b.weight;
                 }
                 moves.last().cloned()
             }
@@ -138,14 +178,78 @@ impl Book {
     }
 }
 
+fn check_size(path: &Path, size: u64) -> Result<(), String> {
+    if size == 0 {
+        return Err(format!("{} is empty", path.display()));
+    }
+    if !size.is_multiple_of(ENTRY_SIZE as u64) {
+        return Err(format!(
+            "{} is no Polyglot book: {size} bytes is not a whole number of {ENTRY_SIZE}-byte entries",
+            path.display(),
+        ));
+    }
+    Ok(())
+}
+
+/// The entries for `key` of a sorted book on disk, read a few at a time.
+fn disk_entries(file: &File, count: u64, key: u64) -> std::io::Result<Vec<Entry>> {
+    let read = |index: u64| -> std::io::Result<Entry> {
+        let mut bytes = [0; ENTRY_SIZE];
+        read_exact_at(file, &mut bytes, index * ENTRY_SIZE as u64)?;
+        Ok(Entry::from_bytes(&bytes))
+    };
+    // The first entry whose key is not below `key`.
+    let (mut low, mut high) = (0, count);
+    while low < high {
+        let middle = low + (high - low) / 2;
+        if read(middle)?.key < key {
+            low = middle + 1;
+        } else {
+            high = middle;
+        }
+    }
+    let mut found = Vec::new();
+    // A position has a few dozen moves at most; a run longer than this is a
+    // damaged book, not a reason to read gigabytes.
+    const MAX_RUN: usize = 1024;
+    for index in low..count {
+        let entry = read(index)?;
+        if entry.key != key || found.len() == MAX_RUN {
+            break;
+        }
+        found.push(entry);
+    }
+    Ok(found)
+}
+
+#[cfg(unix)]
+fn read_exact_at(file: &File, buffer: &mut [u8], offset: u64) -> std::io::Result<()> {
+    std::os::unix::fs::FileExt::read_exact_at(file, buffer, offset)
+}
+
+#[cfg(windows)]
+fn read_exact_at(file: &File, mut buffer: &mut [u8], mut offset: u64) -> std::io::Result<()> {
+    use std::os::windows::fs::FileExt;
+    while !buffer.is_empty() {
+        match file.seek_read(buffer, offset)? {
+            0 => return Err(std::io::ErrorKind::UnexpectedEof.into()),
+            read => {
+                buffer = &mut buffer[read..];
+                offset += read as u64;
+            }
+        }
+    }
+    Ok(())
+}
+
 /// The rows of `bk` for the book's moves: SAN, the share of the total weight and
 /// the raw weight (the reply adds the leading blank and the closing empty line).
 pub fn listing(position: &Chess, moves: &[BookMove]) -> Vec<String> {
-    let total: u64 = moves.iter().map(|b| u64::from(b.weight)).sum();
+    let total: u64 = moves.iter().map(|b| b.weight).sum();
     moves
         .iter()
         .map(|b| {
-            let share = if total == 0 { 0.0 } else { 100.0 * f64::from(b.weight) / total as f64 };
+            let share = if total == 0 { 0.0 } else { 100.0 * b.weight as f64 / total as f64 };
             let san = SanPlus::from_move(position.clone(), b.m).to_string();
             format!("{san:<7} {share:5.1}%  ({})", b.weight)
         })
@@ -170,7 +274,7 @@ mod tests {
         position
     }
 
-    fn sans(position: &Chess, moves: &[BookMove]) -> Vec<(String, u32)> {
+    fn sans(position: &Chess, moves: &[BookMove]) -> Vec<(String, u64)> {
         moves.iter().map(|b| (SanPlus::from_move(position.clone(), b.m).to_string(), b.weight)).collect()
     }
 
@@ -180,7 +284,7 @@ mod tests {
         let book = Book::open(&data("gm2001.bin")).unwrap();
         assert_eq!(book.len(), 30416);
         let start = Chess::default();
-        let top: Vec<(String, u32)> = sans(&start, &book.moves(&start)).into_iter().take(6).collect();
+        let top: Vec<(String, u64)> = sans(&start, &book.moves(&start)).into_iter().take(6).collect();
         let expected = [("e4", 10439), ("d4", 10366), ("Nf3", 2146), ("c4", 1645), ("g3", 102), ("b3", 32)];
         assert_eq!(top, expected.map(|(s, w)| (s.to_owned(), w)));
 
@@ -229,6 +333,57 @@ mod tests {
         assert!(Book::from_bytes(path, &[]).unwrap_err().contains("empty"));
         assert!(Book::from_bytes(path, &[0; 17]).unwrap_err().contains("whole number"));
         assert!(Book::open(Path::new("/nonexistent/book.bin")).unwrap_err().contains("cannot read"));
+        #[cfg(unix)]
+        {
+            assert!(Book::open(Path::new("/dev/zero")).unwrap_err().contains("a device"));
+            assert!(Book::open(Path::new("/dev/urandom")).unwrap_err().contains("a device"));
+        }
+    }
+
+    /// Entries for one position, each of the given weight, as `e2e4`.
+    fn heavy_book(key: u64, count: usize, weight: u16) -> Vec<u8> {
+        let e4 = Entry { key, raw_move: (12 << 6) | 28, weight, learn: 0 };
+        let d4 = Entry { key, raw_move: (11 << 6) | 27, weight: 1000, learn: 0 };
+        let mut bytes: Vec<u8> = std::iter::repeat_n(e4, count).flat_map(|e| e.to_bytes()).collect();
+        bytes.extend(d4.to_bytes());
+        bytes
+    }
+
+    #[test]
+    fn weights_of_many_entries_add_up_without_wrapping() {
+        let start = Chess::default();
+        let bytes = heavy_book(polyglot::start_key(), 65_538, u16::MAX);
+        let book = Book::from_bytes(Path::new("heavy.bin"), &bytes).unwrap();
+        let moves = sans(&start, &book.moves(&start));
+        assert_eq!(moves, [("e4".to_owned(), 65_538 * 65_535), ("d4".to_owned(), 1000)]);
+        assert_eq!(San::from_move(&start, book.choose(&start, Choice::Best, 0.5).unwrap().m).to_string(), "e4");
+        let rows = listing(&start, &book.moves(&start));
+        assert!(rows[0].starts_with("e4      100.0%  ("), "{rows:?}");
+    }
+
+    #[test]
+    fn big_books_are_probed_on_disk() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("big.bin");
+        // Past the in-memory size, sorted: filler keys on both sides of the start position's.
+        let key = polyglot::start_key();
+        let filler = |k: u64| Entry { key: k, raw_move: 1, weight: 1, learn: 0 }.to_bytes();
+        let per_side = (IN_MEMORY_BYTES as usize / ENTRY_SIZE) / 2 + 10;
+        let mut bytes = Vec::with_capacity((2 * per_side + 2) * ENTRY_SIZE);
+        for k in 0..per_side as u64 {
+            bytes.extend(filler(k));
+        }
+        bytes.extend(heavy_book(key, 1, 7));
+        for k in 0..per_side as u64 {
+            bytes.extend(filler(u64::MAX - per_side as u64 + k));
+        }
+        std::fs::write(&path, &bytes).unwrap();
+        let book = Book::open(&path).unwrap();
+        assert!(matches!(book.entries, Entries::Disk { .. }));
+        assert_eq!(book.len(), 2 * per_side + 2);
+        let start = Chess::default();
+        assert_eq!(sans(&start, &book.moves(&start)), [("d4".to_owned(), 1000), ("e4".to_owned(), 7)]);
+        assert!(book.moves(&play(&["e4"])).is_empty());
     }
 
     #[test]

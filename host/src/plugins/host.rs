@@ -9,7 +9,8 @@ use plugboard_plugin_api::{EvaluatorSource, OptionKind, OptionSpec, SearchModule
 use super::{
     Kind, Origin, Plugin, Registry,
     discovery::{self, Folder},
-    registry::ScanReport,
+    examine::Examiner,
+    registry::{Refusal, ScanReport},
 };
 use crate::protocol::options;
 
@@ -46,6 +47,8 @@ pub struct PluginHost {
     folder_option: String,
     /// Values the user set, by (kind, plugin, option), re-applied to reloaded plugins.
     values: HashMap<(Kind, String, String), String>,
+    /// Made on the first scan: it reads the cache of verdicts.
+    examiner: Option<Examiner>,
 }
 
 impl PluginHost {
@@ -62,6 +65,7 @@ impl PluginHost {
             extra_folders,
             folder_option: String::new(),
             values: HashMap::new(),
+            examiner: None,
         }
     }
 
@@ -77,16 +81,42 @@ impl PluginHost {
         discovery::folders(&extra)
     }
 
+    /// Finds new and changed plugin files (examined out of process), then loads
+    /// the chosen plugins into the engine; the report names every file refused.
     pub fn scan(&mut self) -> ScanReport {
         let folders = self.folders();
         for folder in &folders {
             tracing::debug!(folder = %folder.path.display(), "scanning for plugins");
         }
-        let report = self.registry.scan(&folders);
-        for (kind, plugin, _) in &report.loaded {
-            self.reapply_values(*kind, plugin);
+        let examiner = self.examiner.get_or_insert_with(Examiner::new);
+        let mut report = self.registry.scan(&folders, examiner);
+        for kind in [Kind::Search, Kind::Eval] {
+            if let Err(refusal) = self.activate(kind) {
+                report.refused.push(refusal);
+            }
         }
         report
+    }
+
+    /// Loads the chosen plugin of `kind` if it is a file not loaded yet, and
+    /// gives it the option values the user set. When it cannot be loaded it is
+    /// disabled, and the default takes over.
+    fn activate(&mut self, kind: Kind) -> Result<(), Refusal> {
+        let name = self.selected_name(kind).to_owned();
+        let loaded = self.registry.load(kind, &name);
+        if let Err(why) = &loaded {
+            let path = match self.registry.plugins().iter().find(|p| p.kind == kind && p.name() == name) {
+                Some(Plugin { origin: Origin::File(path), .. }) => path.clone(),
+                _ => PathBuf::from(&name),
+            };
+            // The default's file may not be loaded yet either.
+            if name != kind.default_name() {
+                let _ = self.registry.load(kind, kind.default_name());
+            }
+            return Err(Refusal { path, reason: format!("it failed to load: {why}") });
+        }
+        self.reapply_values(kind, &name);
+        Ok(())
     }
 
     pub fn selected_name(&self, kind: Kind) -> &str {
@@ -99,9 +129,11 @@ impl PluginHost {
     /// The plugin in use for `kind`: the chosen one, or the built-in default if
     /// the chosen one is gone or disabled.
     pub fn selected(&self, kind: Kind) -> &Plugin {
+        let loaded = |plugin: &&Plugin| plugin.is_loaded();
         self.registry
             .resolve(kind, self.selected_name(kind))
-            .or_else(|| self.registry.resolve(kind, kind.default_name()))
+            .filter(loaded)
+            .or_else(|| self.registry.resolve(kind, kind.default_name()).filter(loaded))
             .or_else(|| self.registry.plugins().iter().find(|p| p.kind == kind && p.origin == Origin::Builtin))
             .expect("the built-in default of every kind is linked in and never disabled")
     }
@@ -132,6 +164,7 @@ impl PluginHost {
     /// Takes a failed plugin out of use; returns the name of the one that takes over.
     pub fn disable(&mut self, kind: Kind, origin: &Origin, name: &str, reason: &str) -> String {
         self.registry.disable(kind, origin, name, reason);
+        let _ = self.registry.load(kind, kind.default_name());
         let fallback = self.selected(kind).name().to_owned();
         match kind {
             Kind::Search => self.search = fallback.clone(),
@@ -191,6 +224,10 @@ impl PluginHost {
                     Kind::Search => self.search = value.clone(),
                     Kind::Eval => self.eval = value.clone(),
                 }
+                if let Err(refusal) = self.activate(kind) {
+                    let fallback = self.selected(kind).name().to_owned();
+                    return Some(Err(format!("{value} cannot be used, {}; {fallback} stays", refusal.reason)));
+                }
                 let plugin = self.selected(kind);
                 tracing::info!(%kind, name = %plugin.name(), origin = %plugin.origin, "plugin selected");
                 Ok(OptionChange::Selection(kind))
@@ -220,6 +257,11 @@ impl PluginHost {
         self.search = Kind::Search.default_name().to_owned();
         self.eval = Kind::Eval.default_name().to_owned();
         self.folder_option.clear();
+        for kind in [Kind::Search, Kind::Eval] {
+            if let Err(refusal) = self.activate(kind) {
+                tracing::warn!(%kind, reason = %refusal.reason, "default plugin file not loaded");
+            }
+        }
         for ((kind, plugin, option), _) in std::mem::take(&mut self.values) {
             let default = self.registry.resolve(kind, &plugin).and_then(|p| {
                 p.info.options.iter().find(|spec| spec.name.as_str() == option).map(|spec| spec.default.to_string())
@@ -255,13 +297,17 @@ impl PluginHost {
             return Err(format!("the {kind} plugin {plugin} is not available"));
         };
         let set = match plugin.module {
-            super::registry::Module::Search(module) => module.set_option(),
-            super::registry::Module::Eval(module) => module.set_option(),
+            Some(super::registry::Module::Search(module)) => module.set_option(),
+            Some(super::registry::Module::Eval(module)) => module.set_option(),
+            None => return Err(format!("the {kind} plugin {} is not loaded", plugin.name())),
         };
         set(RStr::from_str(option), RStr::from_str(value)).into_result().map_err(|e| e.to_string())
     }
 
     fn reapply_values(&self, kind: Kind, plugin: &str) {
+        if !self.registry.resolve(kind, plugin).is_some_and(Plugin::is_loaded) {
+            return;
+        }
         for ((k, p, option), value) in &self.values {
             if *k == kind
                 && p == plugin

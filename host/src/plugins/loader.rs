@@ -1,16 +1,14 @@
 //! Loads one library file as a plugin, or says why it cannot.
 //!
-//! Every file is copied to a private name before it is loaded: the loader caches
-//! libraries by path, so a changed file under the same name would otherwise
-//! never be seen, and a file overwritten in place while mapped would crash us.
-//! Libraries are never unloaded.
+//! Every file is copied into the engine's private folder before it is loaded:
+//! the loader caches libraries by path, so a changed file under the same name
+//! would otherwise never be seen, a file overwritten in place while mapped would
+//! crash us, and only a folder no one else can write keeps the copy we checked
+//! the copy we map. Libraries are never unloaded.
 
-use std::{
-    env, fs,
-    path::{Path, PathBuf},
-    sync::atomic::{AtomicU64, Ordering},
-};
+use std::{fs, path::Path};
 
+use crate::files;
 use abi_stable::library::{LibraryError, RootModule, lib_header_from_path};
 use plugboard_plugin_api::{EVAL_MODULE_NAME, EvalModuleRef, PluginInfo, SEARCH_MODULE_NAME, SearchModuleRef};
 
@@ -19,24 +17,20 @@ pub enum Loaded {
     Eval(EvalModuleRef, PluginInfo),
 }
 
+/// Larger than any plugin library we know of (a debug build with full symbols
+/// is tens of megabytes); a bigger file is not read, let alone mapped.
+pub const MAX_LIBRARY_BYTES: u64 = 512 << 20;
+
 pub fn load(path: &Path) -> Result<Loaded, String> {
-    let bytes = fs::read(path).map_err(|e| format!("cannot read: {e}"))?;
+    let bytes = files::read_bounded(path, MAX_LIBRARY_BYTES).map_err(|e| format!("cannot read: {e}"))?;
     check_object_file(&bytes)?;
-    let copy = private_copy(path, &bytes)?;
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let copy = files::private_copy(&mut bytes.as_slice(), &name)
+        .map_err(|e| format!("cannot copy it to the engine's private folder: {e}"))?;
     let loaded = load_copy(&copy);
     // The mapping keeps the file alive on Unix; elsewhere removal fails harmlessly.
     let _ = fs::remove_file(&copy);
     loaded
-}
-
-fn private_copy(path: &Path, bytes: &[u8]) -> Result<PathBuf, String> {
-    static COPIES: AtomicU64 = AtomicU64::new(0);
-    let dir = env::temp_dir().join(format!("plugboard-{}", std::process::id()));
-    fs::create_dir_all(&dir).map_err(|e| format!("cannot make {}: {e}", dir.display()))?;
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let copy = dir.join(format!("{}-{name}", COPIES.fetch_add(1, Ordering::Relaxed)));
-    fs::write(&copy, bytes).map_err(|e| format!("cannot copy to {}: {e}", copy.display()))?;
-    Ok(copy)
 }
 
 fn load_copy(copy: &Path) -> Result<Loaded, String> {

@@ -1,6 +1,7 @@
 //! Plugins: where they are found, how they are loaded, and which ones the user chose.
 
 pub mod discovery;
+pub mod examine;
 pub mod host;
 pub mod loader;
 pub mod registry;

@@ -13,6 +13,7 @@ use plugboard_plugin_api::{EvalModuleRef, EvalPlugin, PluginInfo, SearchModuleRe
 
 use super::{
     discovery::{self, Folder},
+    examine::{Examiner, Verdict},
     loader::{self, Loaded},
 };
 
@@ -75,7 +76,9 @@ pub struct Plugin {
     pub kind: Kind,
     pub info: PluginInfo,
     pub origin: Origin,
-    pub module: Module,
+    /// The loaded library's entry points; `None` for a file examined but not
+    /// (yet) chosen, which is never mapped into the engine.
+    pub module: Option<Module>,
     /// Why the plugin may no longer be used, once it has failed.
     pub disabled: Option<String>,
     stamp: Option<(SystemTime, u64)>,
@@ -88,17 +91,25 @@ impl Plugin {
 
     pub fn search_module(&self) -> Option<SearchModuleRef> {
         match self.module {
-            Module::Search(module) => Some(module),
-            Module::Eval(_) => None,
+            Some(Module::Search(module)) => Some(module),
+            _ => None,
         }
     }
 
     pub fn eval_module(&self) -> Option<EvalModuleRef> {
         match self.module {
-            Module::Eval(module) => Some(module),
-            Module::Search(_) => None,
+            Some(Module::Eval(module)) => Some(module),
+            _ => None,
         }
     }
+
+    pub fn is_loaded(&self) -> bool {
+        self.module.is_some()
+    }
+}
+
+fn stamp_of(path: &Path) -> Option<(SystemTime, u64)> {
+    std::fs::metadata(path).ok().and_then(|m| Some((m.modified().ok()?, m.len())))
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -139,7 +150,14 @@ impl Registry {
     }
 
     fn link(&mut self, kind: Kind, info: PluginInfo, module: Module) {
-        self.plugins.push(Plugin { kind, info, origin: Origin::Builtin, module, disabled: None, stamp: None });
+        self.plugins.push(Plugin {
+            kind,
+            info,
+            origin: Origin::Builtin,
+            module: Some(module),
+            disabled: None,
+            stamp: None,
+        });
     }
 
     pub fn plugins(&self) -> &[Plugin] {
@@ -151,29 +169,35 @@ impl Registry {
         &self.refused
     }
 
-    /// Loads the libraries in `folders` that are new or changed since the last scan.
-    pub fn scan(&mut self, folders: &[Folder]) -> ScanReport {
+    /// Finds the libraries in `folders` that are new or changed since the last
+    /// scan and has `examiner` describe them; none is mapped into the engine.
+    pub fn scan(&mut self, folders: &[Folder], examiner: &mut Examiner) -> ScanReport {
         let mut report = ScanReport::default();
+        let mut paths: Vec<PathBuf> = Vec::new();
         for folder in folders {
             for path in discovery::candidates(folder) {
-                self.consider(&path, &mut report);
+                let stamp = stamp_of(&path);
+                let known = self.plugins.iter().find(|p| p.origin == Origin::File(path.clone()));
+                if known.is_some_and(|plugin| plugin.stamp == stamp) {
+                    continue;
+                }
+                paths.push(path);
             }
+        }
+        for (path, verdict) in examiner.examine(&paths) {
+            self.consider(&path, verdict, &mut report);
         }
         self.refused = report.refused.clone();
         report
     }
 
-    fn consider(&mut self, path: &Path, report: &mut ScanReport) {
-        let stamp = std::fs::metadata(path).ok().and_then(|m| Some((m.modified().ok()?, m.len())));
+    fn consider(&mut self, path: &Path, verdict: Verdict, report: &mut ScanReport) {
+        let stamp = stamp_of(path);
         let known = self.plugins.iter().position(|p| p.origin == Origin::File(path.to_path_buf()));
-        if known.is_some_and(|index| self.plugins[index].stamp == stamp) {
-            return;
-        }
         let refuse = |reason: String| Refusal { path: path.to_path_buf(), reason };
-        let (kind, info, module) = match loader::load(path) {
-            Ok(Loaded::Search(module, info)) => (Kind::Search, info, Module::Search(module)),
-            Ok(Loaded::Eval(module, info)) => (Kind::Eval, info, Module::Eval(module)),
-            Err(reason) => {
+        let (kind, info) = match verdict {
+            Verdict::Plugin { kind, info } => (kind, info),
+            Verdict::Refused(reason) => {
                 tracing::warn!(path = %path.display(), %reason, "plugin refused");
                 report.refused.push(refuse(reason));
                 return;
@@ -193,23 +217,63 @@ impl Registry {
                 .push(refuse(format!("another {kind} plugin named {name} was found first in {}", first.origin)));
             return;
         }
-        tracing::info!(%kind, %name, version = %info.version, path = %path.display(), "plugin loaded");
+        tracing::info!(%kind, %name, version = %info.version, path = %path.display(), "plugin found");
         report.loaded.push((kind, name, path.to_path_buf()));
-        let plugin = Plugin { kind, info, origin: Origin::File(path.to_path_buf()), module, disabled: None, stamp };
+        let plugin =
+            Plugin { kind, info, origin: Origin::File(path.to_path_buf()), module: None, disabled: None, stamp };
         match known {
             Some(index) => self.plugins[index] = plugin,
             None => self.plugins.push(plugin),
         }
     }
 
+    /// Maps the library of the plugin `name` stands for into the engine, if it
+    /// is a file not yet loaded. A file that fails now (changed since it was
+    /// examined, or no longer there) is disabled with the reason.
+    pub fn load(&mut self, kind: Kind, name: &str) -> Result<(), String> {
+        let Some(index) = self.resolve_index(kind, name) else { return Ok(()) };
+        let plugin = &self.plugins[index];
+        let Origin::File(path) = plugin.origin.clone() else { return Ok(()) };
+        if plugin.is_loaded() {
+            return Ok(());
+        }
+        let loaded = match loader::load(&path) {
+            Ok(Loaded::Search(module, info)) if kind == Kind::Search => Ok((Module::Search(module), info)),
+            Ok(Loaded::Eval(module, info)) if kind == Kind::Eval => Ok((Module::Eval(module), info)),
+            Ok(_) => Err(format!("{} is no longer a {kind} plugin", path.display())),
+            Err(why) => Err(why),
+        };
+        let plugin = &mut self.plugins[index];
+        match loaded {
+            Ok((module, info)) if info.name == plugin.info.name => {
+                tracing::info!(%kind, %name, path = %path.display(), "plugin loaded");
+                plugin.info = info;
+                plugin.module = Some(module);
+                Ok(())
+            }
+            Ok((_, info)) => {
+                let why = format!("{} changed since it was examined: it is now {}", path.display(), info.name);
+                plugin.disabled = Some(why.clone());
+                Err(why)
+            }
+            Err(why) => {
+                tracing::error!(%kind, %name, path = %path.display(), %why, "plugin not loaded");
+                plugin.disabled = Some(format!("it failed to load: {why}"));
+                Err(why)
+            }
+        }
+    }
+
     /// The plugin a name stands for: a file found on disk before the built-in of that name.
     pub fn resolve(&self, kind: Kind, name: &str) -> Option<&Plugin> {
-        let usable = |p: &&Plugin| p.kind == kind && p.name() == name && p.disabled.is_none();
-        self.plugins
-            .iter()
-            .filter(usable)
-            .find(|p| p.origin != Origin::Builtin)
-            .or_else(|| self.plugins.iter().filter(usable).find(|p| p.origin == Origin::Builtin))
+        self.resolve_index(kind, name).map(|index| &self.plugins[index])
+    }
+
+    fn resolve_index(&self, kind: Kind, name: &str) -> Option<usize> {
+        let usable = |p: &Plugin| p.kind == kind && p.name() == name && p.disabled.is_none();
+        let plugins = &self.plugins;
+        (plugins.iter().position(|p| usable(p) && p.origin != Origin::Builtin))
+            .or_else(|| plugins.iter().position(|p| usable(p) && p.origin == Origin::Builtin))
     }
 
     /// The names the GUI may choose from, the default first.

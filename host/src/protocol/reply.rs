@@ -76,6 +76,18 @@ pub struct Stat01 {
     pub current_move: String,
 }
 
+/// How much of a line from elsewhere is quoted back (in a reply or the log): a
+/// GUI shows it to a person, and a line of megabytes must not be echoed whole.
+pub const QUOTED_CHARS: usize = 200;
+
+/// At most [`QUOTED_CHARS`] characters of `text`, and how long it was when cut.
+pub fn quote(text: &str) -> std::borrow::Cow<'_, str> {
+    match text.char_indices().nth(QUOTED_CHARS) {
+        None => text.into(),
+        Some((cut, _)) => format!("{}... ({} bytes in all)", &text[..cut], text.len()).into(),
+    }
+}
+
 /// Text that came from elsewhere (a plugin, a file name) must stay on one line,
 /// or it could forge protocol lines of its own.
 struct OneLine<'a>(&'a str);
@@ -109,8 +121,10 @@ impl fmt::Display for Reply {
                 OneLine(&t.pv)
             ),
             Reply::GameResult { result, reason } => write!(f, "{result} {{{}}}", OneLine(reason)),
-            Reply::Error { kind, command } => write!(f, "Error ({kind}): {}", OneLine(command)),
-            Reply::IllegalMove { reason, mv } => write!(f, "Illegal move ({}): {}", OneLine(reason), OneLine(mv)),
+            Reply::Error { kind, command } => write!(f, "Error ({kind}): {}", OneLine(&quote(command))),
+            Reply::IllegalMove { reason, mv } => {
+                write!(f, "Illegal move ({}): {}", OneLine(reason), OneLine(&quote(mv)))
+            }
             Reply::TellUser(text) => write!(f, "telluser {}", OneLine(text)),
             Reply::TellUserError(text) => write!(f, "tellusererror {}", OneLine(text)),
             Reply::Debug(text) => write!(f, "# {}", OneLine(text)),
@@ -154,6 +168,15 @@ mod tests {
             pv: "e2e4 e7e5".into(),
         });
         assert_eq!(line.to_string(), "5 -31 12 4321 9 36000 0\te2e4 e7e5");
+    }
+
+    #[test]
+    fn long_commands_are_quoted_by_a_prefix() {
+        let long = "x".repeat(5000);
+        let line = Reply::Error { kind: "unknown command", command: long }.to_string();
+        assert_eq!(line, format!("Error (unknown command): {}... (5000 bytes in all)", "x".repeat(QUOTED_CHARS)));
+        let short = Reply::Error { kind: "unknown command", command: "frob".into() };
+        assert_eq!(short.to_string(), "Error (unknown command): frob");
     }
 
     #[test]

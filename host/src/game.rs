@@ -300,6 +300,15 @@ impl Game {
         None
     }
 
+    /// Whether the game may only be claimed drawn here (repetition, fifty
+    /// moves), and the side to move could play on.
+    pub fn is_claimable_draw(&self) -> bool {
+        let position = self.position();
+        outcome(position, self.variant).is_none()
+            && !position.legal_moves().is_empty()
+            && (position.halfmoves() >= 100 || self.repetitions() >= 3)
+    }
+
     /// How `winner` won the current position, in the variant's own words.
     fn win(&self, winner: Color) -> GameEnd {
         let position = self.position();

@@ -30,7 +30,7 @@ use crate::{
         Command, Reply,
         features::{self, Negotiated},
         options,
-        reply::{Stat01, Thinking, quote},
+        reply::{QUOTED_CHARS, Stat01, Thinking, quote},
     },
     search::{SearchJob, SearchSpec},
     settings,
@@ -48,6 +48,12 @@ const RESET_OPTION: &str = "Reset settings";
 const OWN_FOOTPRINT_MB: u32 = 24;
 /// Diagnostics kept for a GUI that has not yet said whether it takes them.
 const MAX_PENDING_DEBUG: usize = 100;
+/// Every search hands the plugin each preset score: enough for an analysis
+/// session's worth, few enough to cost nothing.
+const MAX_PRESET_SCORES: usize = 256;
+/// More nodes a second than any engine searches on a PC: a higher `nps` would
+/// make the node budget of a move last for hours of wall time.
+const MAX_NPS: u64 = 50_000_000;
 /// How long opening a book may hold the engine before it goes on without it.
 const BOOK_PATIENCE: std::time::Duration = std::time::Duration::from_millis(300);
 /// Below this much time left, a failed search is not retried: the best move known is played.
@@ -160,6 +166,14 @@ pub struct Session {
     drawing_moves: Vec<shakmaty::Move>,
     /// What went wrong before the GUI could listen, said after the features.
     startup_notes: Vec<Reply>,
+    /// Lines from the GUI so far, counted as each is taken up.
+    lines_seen: u64,
+    /// The line count when pondering started after our move: until the GUI's
+    /// next line, the ponder search's thinking is not shown, as clients read
+    /// what follows `move` as that move's thinking.
+    ponder_quiet_at: Option<u64>,
+    /// The ponder search's latest thinking line, held while it may not be shown.
+    held_ponder_line: Option<(u64, Reply)>,
 }
 
 impl Session {
@@ -209,6 +223,9 @@ impl Session {
             tablebases: None,
             drawing_moves: Vec::new(),
             startup_notes: Vec::new(),
+            lines_seen: 0,
+            ponder_quiet_at: None,
+            held_ponder_line: None,
         };
         session.report_scan();
         session
@@ -262,10 +279,21 @@ impl Session {
 
     pub fn handle(&mut self, event: Event) {
         match event {
-            Event::Line(line) => self.handle_line(&line),
+            Event::Line(line) => {
+                self.lines_seen += 1;
+                self.handle_line(&line);
+                // The ponder search's thinking, held back since our move, may now be shown.
+                if let Some((job, held)) = self.held_ponder_line.take()
+                    && self.search.as_ref().is_some_and(|r| r.job.id == job)
+                {
+                    self.reply(held);
+                }
+            }
             Event::BookOpened { generation, result } => self.book_opened(generation, result),
             Event::Overlong { start, length } => {
                 tracing::warn!(length, start = %quote(&start), "overlong line refused");
+                // Short enough to pass the reply's own quoting whole.
+                let start: String = start.chars().take(QUOTED_CHARS / 2).collect();
                 let command = format!("{start}... ({length} bytes in all)");
                 self.reply(Reply::Error { kind: "line too long", command });
             }
@@ -352,6 +380,8 @@ impl Session {
                 self.ics.new_game();
                 self.bughouse = false;
                 self.clear_hash = true;
+                // Preset scores belong to the game they were set in.
+                self.preset_scores.clear();
                 self.restart_analysis();
             }
             Command::Variant(name) => self.set_variant(name, line),
@@ -364,11 +394,18 @@ impl Session {
             Command::Go => {
                 self.discard_search();
                 self.engine_side = Some(self.game.turn());
+                if !self.position_valid {
+                    let why = "no legal position is set up; send one with setboard or new";
+                    self.reply(Reply::Error { kind: "command not legal now", command: format!("go ({why})") });
+                    return;
+                }
                 self.think();
             }
             Command::PlayOther => {
                 self.discard_search();
                 self.engine_side = Some(!self.game.turn());
+                // As after our own move: think on the reply we expect, if asked to.
+                self.start_pondering();
             }
             Command::White | Command::Black => {
                 let turn = if command == Command::White { Color::White } else { Color::Black };
@@ -382,7 +419,14 @@ impl Session {
             }
             Command::SecondsPerMove { ms } => self.clock.set_seconds_per_move(ms),
             Command::Depth(depth) => self.clock.depth_limit = Some(depth.max(1)),
-            Command::Nps(rate) => self.clock.nodes_per_second = Some(rate),
+            Command::Nps(rate) => {
+                if rate > MAX_NPS {
+                    self.reply(Reply::TellUser(format!(
+                        "nps {rate} is more than any engine searches: {MAX_NPS} nodes a second are counted instead"
+                    )));
+                }
+                self.clock.nodes_per_second = Some(rate.min(MAX_NPS));
+            }
             Command::Time { centiseconds } => self.clock.set_own_time(centiseconds),
             Command::Otim { centiseconds } => self.clock.set_opponent_time(centiseconds),
             Command::Move(text) => self.user_move(text),
@@ -411,7 +455,10 @@ impl Session {
             Command::SetBoard(fen) => {
                 self.discard_search();
                 match Game::from_fen_in(fen, self.game.variant(), self.game.castling_mode()) {
-                    Ok(game) => self.set_game(game),
+                    Ok(game) => {
+                        self.preset_scores.clear();
+                        self.set_game(game);
+                    }
                     Err(why) => {
                         self.position_valid = false;
                         // The FEN is part of the message: PyChess ends every analysis with
@@ -554,6 +601,14 @@ impl Session {
             Command::SetScore { centipawns, .. } => {
                 let position = self.game.plugin_position(self.game.position());
                 self.preset_scores.retain(|p| p.position != position);
+                if self.preset_scores.len() >= MAX_PRESET_SCORES {
+                    let why = format!("at most {MAX_PRESET_SCORES} positions may have a preset score");
+                    self.reply(Reply::Error {
+                        kind: "command not legal now",
+                        command: format!("{} ({why})", line.trim()),
+                    });
+                    return;
+                }
                 self.preset_scores.push(PresetScore { position, centipawns });
                 self.restart_analysis();
             }
@@ -602,6 +657,7 @@ impl Session {
             self.reply(Reply::TellUser(message));
         }
         self.set_game(game);
+        self.preset_scores.clear();
         self.bughouse = name == "bughouse";
         self.restart_analysis();
     }
@@ -713,8 +769,19 @@ impl Session {
             Some(Err(why)) => {
                 tracing::warn!(%line, %why, "option refused");
                 self.reply(Reply::Error { kind: "bad parameter", command: format!("{line} ({why})") });
+                // A plugin that failed to load has left the menu.
+                if name == Kind::Search.option_name() || name == Kind::Eval.option_name() {
+                    self.readvertise_options();
+                }
             }
-            Some(Ok(OptionChange::Value)) => {}
+            Some(Ok(OptionChange::Value)) => {
+                // Scores found with the old value would be shown for the new one.
+                self.clear_hash = true;
+                if self.analyzing {
+                    self.discard_search();
+                    self.restart_analysis();
+                }
+            }
             Some(Ok(OptionChange::Selection(_))) => {
                 self.readvertise_options();
                 if let Some(note) = self.ics.plugins_changed(self.finger_notes(), Instant::now()) {
@@ -900,7 +967,9 @@ impl Session {
         self.game.play(m);
         self.claimed = false;
         self.excluded.clear();
-        if self.claim_if_over() {
+        // A draw we may claim with our move to come is claimed by `think`, which moves all the same.
+        let ours_to_play = !self.analyzing && self.engine_side == Some(self.game.turn());
+        if !(ours_to_play && self.game.is_claimable_draw()) && self.claim_if_over() {
             return;
         }
         if self.analyzing {
@@ -908,6 +977,21 @@ impl Session {
         } else if self.engine_side == Some(self.game.turn()) {
             self.think();
         }
+    }
+
+    /// As [`Session::claim_if_over`], but a draw the rules only let a player
+    /// claim (repetition, fifty moves) is claimed and the game goes on: a server
+    /// that does not end the game on a claim waits for our move.
+    fn claim_unless_playable(&mut self) -> bool {
+        let Some(end) = self.game.claim() else { return false };
+        if !self.game.is_claimable_draw() {
+            return self.claim_if_over();
+        }
+        if !self.claimed {
+            self.claimed = true;
+            self.reply(Reply::GameResult { result: end.result, reason: end.reason.into() });
+        }
+        false
     }
 
     /// Announces the result if the rules end the game here; true if they do.
@@ -1003,10 +1087,11 @@ impl Session {
         }
         let unlimited = Budget { soft_ms: u64::MAX, hard_ms: u64::MAX };
         self.start_search_on(&after, Purpose::Ponder { expected }, unlimited);
+        self.ponder_quiet_at = Some(self.lines_seen);
     }
 
     fn think(&mut self) {
-        if self.game_over || !self.position_valid || self.claim_if_over() {
+        if self.game_over || !self.position_valid || self.claim_unless_playable() {
             return;
         }
         self.ask_partner();
@@ -1265,6 +1350,7 @@ impl Session {
                 ScoreKind::Mate => progress.score.value.signum() * 30_000,
             });
         }
+        let quiet = self.ponder_quiet_at == Some(self.lines_seen) && matches!(running.purpose, Purpose::Ponder { .. });
         if self.post {
             // On a node clock, time is what the nodes say it is; on a CPU clock, CPU time.
             let time_ms = match self.clock.nodes_per_second {
@@ -1272,7 +1358,7 @@ impl Session {
                 Some(rate) => progress.nodes.saturating_mul(1000) / rate,
                 None => progress.time_ms,
             };
-            self.reply(Reply::Thinking(Thinking {
+            let thinking = Reply::Thinking(Thinking {
                 depth: progress.depth,
                 score: xboard_score(progress.score),
                 centiseconds: time_ms / 10,
@@ -1281,7 +1367,12 @@ impl Session {
                 nps: progress.nodes.saturating_mul(1000) / time_ms.max(1),
                 tbhits: progress.tbhits,
                 pv,
-            }));
+            });
+            if quiet {
+                self.held_ponder_line = Some((job, thinking));
+            } else {
+                self.reply(thinking);
+            }
         }
     }
 
@@ -1330,12 +1421,17 @@ impl Session {
                     }
                 }
             },
-            Err(why) => {
+            Err(mut why) => {
                 let kind = if why.starts_with(EVAL_FAILURE_PREFIX) { Kind::Eval } else { Kind::Search };
                 let (origin, name) = match kind {
                     Kind::Search => running.culprits.search.clone(),
                     Kind::Eval => running.culprits.eval.clone(),
                 };
+                if kind == Kind::Eval
+                    && let Some(panic) = self.plugins.last_eval_panic(&origin, &name)
+                {
+                    why = format!("{why}: {panic}");
+                }
                 self.plugin_failed(kind, &origin, &name, &why);
                 let next = match kind {
                     Kind::Search => self.plugins.search_module(running.root.cecp_name()).1,

@@ -67,12 +67,16 @@ fn the_log_names_the_file_of_every_plugin() {
     engine.send("quit");
     engine.wait_exit(std::time::Duration::from_secs(10));
     let text = std::fs::read_to_string(&log).expect("the log was written and flushed at exit");
+    let logged = |what: &str, name: &str| {
+        text.lines().any(|l| l.contains(what) && l.contains(&format!("name={name}")) && l.contains("path="))
+    };
     for name in ["alphabeta", "pesto", "material"] {
-        assert!(
-            text.lines()
-                .any(|l| l.contains("plugin loaded") && l.contains(&format!("name={name}")) && l.contains("path=")),
-            "no load line for {name}:\n{text}"
-        );
+        assert!(logged("plugin found", name), "no line for {name} found:\n{text}");
     }
+    // Only the chosen plugins are mapped into the engine.
+    for name in ["alphabeta", "pesto"] {
+        assert!(logged("plugin loaded", name), "no load line for {name}:\n{text}");
+    }
+    assert!(!logged("plugin loaded", "material"), "material was loaded though nobody chose it:\n{text}");
     assert!(text.contains("< protover 2") && text.contains("> feature done=1"), "protocol lines missing");
 }

@@ -10,7 +10,7 @@ use abi_stable::{
     library::RootModule,
     package_version_strings,
     sabi_types::VersionStrings,
-    std_types::{RResult, RStr, RString},
+    std_types::{ROption, RResult, RStr, RString},
 };
 
 use crate::{Move, PluginInfo, Position, export::panic_message};
@@ -42,6 +42,58 @@ impl RootModule for EvalModuleRef {
     const BASE_NAME: &'static str = crate::EVAL_MODULE_NAME;
     const NAME: &'static str = crate::EVAL_MODULE_NAME;
     const VERSION_STRINGS: VersionStrings = package_version_strings!();
+}
+
+/// [`EvalModule`] with the entries added after the first release, at its end,
+/// as [`crate::SearchModuleExt`] is for searches (the same promise: entries are
+/// only appended).
+#[repr(C)]
+#[derive(StableAbi)]
+#[sabi(kind(Prefix(prefix_ref = EvalModuleExtRef, prefix_fields = EvalModuleExtPrefix)))]
+#[sabi(missing_field(option))]
+pub struct EvalModuleExt {
+    pub info: extern "C" fn() -> RResult<PluginInfo, RString>,
+    pub set_option: extern "C" fn(name: RStr<'_>, value: RStr<'_>) -> RResult<(), RString>,
+    #[sabi(last_prefix_field)]
+    pub source: EvaluatorSource,
+    /// The last panic in the plugin, with its location, once: an evaluator's
+    /// panic is only a failed score on the hot path, and the host asks this to
+    /// tell the user what happened.
+    pub last_panic: extern "C" fn() -> ROption<RString>,
+}
+
+impl EvalModuleExt {
+    /// The root module to export: this one, seen as an [`EvalModule`].
+    pub fn leak_into_module(self) -> EvalModuleRef {
+        use abi_stable::prefix_type::{PrefixRefTrait, PrefixTypeTrait};
+        let extended = self.leak_into_prefix();
+        // SAFETY: EvalModuleExt is EvalModule with fields appended (both repr(C),
+        // the same prefix), so its prefix can be read as EvalModule's; the value's
+        // metadata still says which fields it has.
+        EvalModuleRef::from_prefix_ref(unsafe { extended.to_prefix_ref().cast::<EvalModulePrefix>() })
+    }
+}
+
+impl EvalModuleRef {
+    /// The module with the entries added after the first release.
+    pub fn extended(self) -> EvalModuleExtRef {
+        use abi_stable::prefix_type::PrefixRefTrait;
+        // SAFETY: as SearchModuleRef::extended: every evaluation module starts with
+        // EvalModule's fields, and the accessors past the prefix check the fields
+        // the value was built with.
+        EvalModuleExtRef::from_prefix_ref(unsafe { self.to_prefix_ref().cast::<EvalModuleExtPrefix>() })
+    }
+
+    /// The last panic in the plugin, with its location; `None` when there was
+    /// none, or the plugin was built before it could say.
+    pub fn last_panic(self) -> Option<String> {
+        let last_panic = self.extended().last_panic()?;
+        last_panic().into_option().map(String::from)
+    }
+}
+
+extern "C" fn last_panic_shim() -> ROption<RString> {
+    crate::export::take_last_panic().map(RString::from).into()
 }
 
 /// Makes evaluators; the search fetches this once per search and calls it once per thread.
@@ -168,13 +220,14 @@ pub trait EvalPlugin: 'static {
     where
         Self: Sized,
     {
-        use abi_stable::prefix_type::PrefixTypeTrait;
-        EvalModule {
+        crate::export::install_panic_hook();
+        EvalModuleExt {
             info: info_shim::<Self>,
             set_option: set_option_shim::<Self>,
             source: EvaluatorSource { new_evaluator: new_evaluator_shim::<Self> },
+            last_panic: last_panic_shim,
         }
-        .leak_into_prefix()
+        .leak_into_module()
     }
 }
 

@@ -36,7 +36,10 @@ pub mod search;
 pub mod tablebase;
 
 pub use abi_stable;
-pub use eval::{EVAL_FAILED, EVAL_LIMIT, EvalModule, EvalModuleRef, EvalPlugin, Evaluate, Evaluator, EvaluatorSource};
+pub use eval::{
+    EVAL_FAILED, EVAL_LIMIT, EvalModule, EvalModuleExt, EvalModuleExtRef, EvalModuleRef, EvalPlugin, Evaluate,
+    Evaluator, EvaluatorSource,
+};
 pub use options::{OptionKind, OptionSpec, PluginInfo};
 pub use position::{Move, PieceKind, Position, Square, Variant};
 pub use search::{

@@ -351,6 +351,7 @@ pub trait SearchPlugin: 'static {
     where
         Self: Sized,
     {
+        crate::export::install_panic_hook();
         SearchModuleExt {
             info: info_shim::<Self>,
             set_option: set_option_shim::<Self>,

@@ -161,6 +161,14 @@ impl PluginHost {
         (module.source(), plugin)
     }
 
+    /// What the evaluation plugin from `origin` last panicked with, and where;
+    /// its evaluators' panics reach the host only as failed scores.
+    pub fn last_eval_panic(&self, origin: &Origin, name: &str) -> Option<String> {
+        let plugin =
+            self.registry.plugins().iter().find(|p| p.kind == Kind::Eval && &p.origin == origin && p.name() == name)?;
+        plugin.eval_module()?.last_panic()
+    }
+
     /// Takes a failed plugin out of use; returns the name of the one that takes over.
     pub fn disable(&mut self, kind: Kind, origin: &Origin, name: &str, reason: &str) -> String {
         self.registry.disable(kind, origin, name, reason);

@@ -8,9 +8,11 @@
 
 use std::{fs, path::Path};
 
-use crate::files;
-use abi_stable::library::{LibraryError, RootModule, lib_header_from_path};
-use plugboard_plugin_api::{EVAL_MODULE_NAME, EvalModuleRef, PluginInfo, SEARCH_MODULE_NAME, SearchModuleRef};
+use crate::{files, protocol::reply::quote};
+use abi_stable::library::{LibraryError, lib_header_from_path};
+use plugboard_plugin_api::{
+    API_COMPATIBLE, API_VERSION, EVAL_MODULE_NAME, EvalModuleRef, PluginInfo, SEARCH_MODULE_NAME, SearchModuleRef,
+};
 
 pub enum Loaded {
     Search(SearchModuleRef, PluginInfo),
@@ -34,14 +36,15 @@ pub fn load(path: &Path) -> Result<Loaded, String> {
 }
 
 fn load_copy(copy: &Path) -> Result<Loaded, String> {
-    let header = lib_header_from_path(copy).map_err(|e| describe(&e))?;
+    let header = lib_header_from_path(copy).map_err(|e| describe(&e, None))?;
     let kind = header.root_mod_consts().name().as_str().to_owned();
+    let theirs = header.root_mod_consts().version_strings().version.as_str().to_owned();
     if kind == SEARCH_MODULE_NAME {
-        let module = header.init_root_module::<SearchModuleRef>().map_err(|e| describe(&e))?;
+        let module = header.init_root_module::<SearchModuleRef>().map_err(|e| describe(&e, Some(&theirs)))?;
         let info = (module.info())().into_result().map_err(|e| format!("describing itself failed: {e}"))?;
         Ok(Loaded::Search(module, info))
     } else if kind == EVAL_MODULE_NAME {
-        let module = header.init_root_module::<EvalModuleRef>().map_err(|e| describe(&e))?;
+        let module = header.init_root_module::<EvalModuleRef>().map_err(|e| describe(&e, Some(&theirs)))?;
         let info = (module.info())().into_result().map_err(|e| format!("describing itself failed: {e}"))?;
         Ok(Loaded::Eval(module, info))
     } else {
@@ -49,24 +52,53 @@ fn load_copy(copy: &Path) -> Result<Loaded, String> {
     }
 }
 
-/// abi_stable's messages are long and multi-line; the first line says what matters
-/// for the incompatible cases, the whole text goes to the log.
-fn describe(error: &LibraryError) -> String {
+/// abi_stable's messages are long and multi-line (hundreds of lines for a
+/// layout mismatch): the user is told the versions and the first type that
+/// differs; the whole text goes to the log.
+fn describe(error: &LibraryError, their_version: Option<&str>) -> String {
     let full = error.to_string();
     tracing::debug!(error = %full, "library error");
+    let ours = format!("this engine speaks plugin API {API_COMPATIBLE}.x ({API_VERSION})");
     match error {
-        LibraryError::IncompatibleVersionNumber { expected_version, actual_version, .. } => format!(
-            "built against plugin API {actual_version}, this engine speaks {expected_version} ({} {})",
-            SearchModuleRef::NAME,
-            EvalModuleRef::NAME
-        ),
-        LibraryError::AbiInstability(_) => "built against an incompatible plugin API (layout check failed)".into(),
+        LibraryError::IncompatibleVersionNumber { actual_version, .. } => {
+            format!("built against plugin API {actual_version}; {ours}")
+        }
+        LibraryError::AbiInstability(_) => {
+            let difference = first_difference(&full).map(|d| format!(": {d}")).unwrap_or_default();
+            match their_version {
+                Some(theirs) if theirs != API_VERSION => {
+                    format!(
+                        "built against plugin API {theirs}, whose types differ from this engine's{difference}; {ours}"
+                    )
+                }
+                _ => format!(
+                    "built against plugin API {API_VERSION} with types that differ from this engine's (a changed or \
+                     patched plugboard-plugin-api){difference}"
+                ),
+            }
+        }
         LibraryError::GetSymbolError { .. } => "not a Plugboard plugin: it exports no plugin root module".into(),
         LibraryError::OpenError { .. } => {
             format!("cannot be loaded as a library: {}", full.lines().map(str::trim).collect::<Vec<_>>().join(" "))
         }
         _ => full.lines().map(str::trim).filter(|l| !l.is_empty()).collect::<Vec<_>>().join(" "),
     }
+}
+
+/// The first type abi_stable names in a layout mismatch, with what differs.
+fn first_difference(full: &str) -> Option<String> {
+    let mut lines = full.lines().map(str::trim).filter(|l| !l.is_empty());
+    let error_at = lines.position(|l| l.starts_with("Error:"))?;
+    let _ = error_at;
+    let what = full.lines().map(str::trim).find(|l| l.starts_with("Error:"))?.trim_start_matches("Error:").trim();
+    let mut rest = full.lines().map(str::trim).skip_while(|l| !l.starts_with("Error:")).skip(1);
+    let expected = rest.find(|l| l.starts_with("Expected:")).map(|_| ()).and_then(|()| rest.next());
+    let found = rest.find(|l| l.starts_with("Found:")).map(|_| ()).and_then(|()| rest.next());
+    let mut text = what.to_owned();
+    if let (Some(expected), Some(found)) = (expected, found) {
+        text += &format!(" (this engine: {}; the plugin: {})", quote(expected), quote(found));
+    }
+    Some(quote(&text).into_owned())
 }
 
 /// Refuses files the system loader would map without complaint but then fault on:

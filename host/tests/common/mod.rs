@@ -56,11 +56,22 @@ impl Engine {
 
     /// Starts the engine with `home` as its home folder (settings, logs, user plugins).
     pub fn start_at_home(home: tempfile::TempDir, plugin_path: Option<&Path>, args: &[&str]) -> Engine {
+        Engine::start_with_env(home, plugin_path, args, &[])
+    }
+
+    /// As [`Engine::start_at_home`], with more environment variables.
+    pub fn start_with_env(
+        home: tempfile::TempDir,
+        plugin_path: Option<&Path>,
+        args: &[&str],
+        env: &[(&str, &std::ffi::OsStr)],
+    ) -> Engine {
         let mut command = Command::new(binary());
         command
             .args(args)
             .env("HOME", home.path())
             .env_remove("XDG_CONFIG_HOME")
+            .env_remove("XDG_CACHE_HOME")
             .env("XDG_DATA_HOME", home.path().join("data"))
             .env_remove("PLUGBOARD_PLUGIN_PATH")
             .stdin(Stdio::piped())
@@ -69,6 +80,7 @@ impl Engine {
         if let Some(path) = plugin_path {
             command.env("PLUGBOARD_PLUGIN_PATH", path);
         }
+        command.envs(env.iter().copied());
         let mut child = command.spawn().expect("the engine starts");
         let stdout = child.stdout.take().expect("piped stdout");
         let (sender, lines) = mpsc::channel();

@@ -62,6 +62,23 @@ fn post_shows_the_pondering_too() {
         t.say_until(&["hard", "post", "new", "go"], is_hint),
         ["1 12 0 1 1 1000 0\tb1a3", "move b1a3", "Hint: a7a5"]
     );
-    // The ponder search's line, from the position after the expected reply.
-    assert_eq!(t.say_until(&[], is_thinking), ["1 12 0 1 1 1000 0\ta1b1"]);
+    // The ponder search's line, from the position after the expected reply, comes
+    // only after the GUI's next command: clients take what follows `move` as that
+    // move's thinking.
+    assert_eq!(t.wait(std::time::Duration::from_millis(200)), Vec::<String>::new());
+    assert_eq!(t.say_until(&["ping 1"], is_thinking), ["pong 1", "1 12 0 1 1 1000 0\ta1b1"]);
+}
+
+#[test]
+fn playother_with_hard_ponders_on_the_expected_reply() {
+    let mut t = Transcript::playing("probe");
+    let is_hint = |line: &str| line.starts_with("Hint:");
+    assert_eq!(t.say_until(&["new", "go"], |l| l.starts_with("move")), ["move b1a3"]);
+    t.await_searches(1);
+    // Taken out of play, then put back on the other side with pondering on: it
+    // ponders on the reply it expects, as after its own move.
+    assert_eq!(t.say_until(&["force", "hard", "playother"], is_hint), ["Hint: a7a5"]);
+    let searches = t.await_searches(1);
+    assert_eq!(searches[0].moves, ["b1a3", "a7a5"]);
+    assert!(searches[0].infinite);
 }

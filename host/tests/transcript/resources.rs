@@ -54,17 +54,12 @@ fn the_threads_option_sets_them_too() {
 }
 
 #[test]
-fn egtpath_with_no_tables_is_told_and_play_goes_on() {
+fn egtpath_with_no_tables_is_logged_only_and_play_goes_on() {
     let mut t = Transcript::playing("scripted");
+    // xboard sends its default path to every engine: having no tables is normal,
+    // and a dialog at every start would be a nuisance.
     let said = t.say(&["egtpath syzygy /nonexistent/tb", "ping 1"]);
-    assert!(
-        said.iter().any(|l| l.starts_with("telluser Syzygy tablebases: ") && l.contains("/nonexistent/tb")),
-        "{said:?}"
-    );
-    assert!(
-        said.contains(&"telluser No Syzygy tables found in /nonexistent/tb: playing without tablebases".to_owned())
-    );
-    assert_eq!(said.last().map(String::as_str), Some("pong 1"));
+    assert_eq!(said, ["pong 1"]);
     assert_eq!(t.say(&["new", "go"]), ["move b1a3"]);
     // Only Syzygy is announced (`egt="syzygy"`).
     assert_eq!(

@@ -21,7 +21,11 @@ fn an_illegal_setboard_refuses_moves_until_the_next_position() {
         ["tellusererror Illegal position: empty board, missing king (8/8/8/8/8/8/8/8 w - - 0 1)"]
     );
     assert_eq!(t.say(&["e2e4"]), ["Illegal move (no legal position is set up): e2e4"]);
-    assert_eq!(t.say(&["go", "ping 1"]), ["pong 1"]);
+    // A GUI waiting for the move must hear why none comes.
+    assert_eq!(
+        t.say(&["go", "ping 1"]),
+        ["Error (command not legal now): go (no legal position is set up; send one with setboard or new)", "pong 1"]
+    );
     let said = t.say(&["force", "setboard this is no fen"]);
     assert!(said.len() == 1 && said[0].starts_with("tellusererror Illegal position"), "{said:?}");
     // A legal position again: moves are taken.

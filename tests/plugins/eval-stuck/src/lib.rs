@@ -16,7 +16,7 @@ impl EvalPlugin for Stuck {
     }
 
     fn set_option(name: &str, value: &str) -> Result<(), String> {
-        if name == "Stall" && value == "true" {
+        if name == "Stall" && value == "1" {
             loop {
                 std::thread::park();
             }

@@ -1,0 +1,365 @@
+//! What no file, folder, library or line may do to the engine: write through a
+//! link someone else planted, crash it at start-up, hold it for ever, delete
+//! the user's files, or keep it from ending when told to. Each test drives the
+//! built binary as a GUI does.
+
+mod common;
+
+use std::{
+    fs,
+    path::{Path, PathBuf},
+    process::{Command, Stdio},
+    time::Duration,
+};
+
+use common::{Engine, binary, built_library, plugin_folder};
+
+/// Generous: a bound on a hang, not a measure of speed.
+const QUICKLY: Duration = Duration::from_secs(3);
+
+fn private_dirs(temp: &Path, pid: u32) -> Vec<PathBuf> {
+    let prefix = format!("plugboard-{pid}-");
+    fs::read_dir(temp)
+        .unwrap()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_name().to_string_lossy().starts_with(&prefix))
+        .map(|e| e.path())
+        .collect()
+}
+
+fn dead_pid() -> u32 {
+    let mut child = Command::new("true").spawn().unwrap();
+    let pid = child.id();
+    child.wait().unwrap();
+    pid
+}
+
+#[cfg(unix)]
+fn mkfifo(path: &Path) {
+    use std::os::unix::ffi::OsStrExt;
+    let name = std::ffi::CString::new(path.as_os_str().as_bytes()).unwrap();
+    // SAFETY: a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o600) }, 0, "mkfifo {}", path.display());
+}
+
+#[cfg(unix)]
+#[test]
+fn plugin_copies_go_into_a_private_folder_that_is_removed_at_exit() {
+    use std::os::unix::fs::PermissionsExt;
+    let temp = tempfile::tempdir().unwrap();
+    // What another user could have prepared: the old predictable folder of a
+    // process, holding a link named like the copy, pointing at a precious file.
+    let precious = temp.path().join("precious");
+    fs::write(&precious, "the user's own data").unwrap();
+    let stale = dead_pid();
+    for name in [format!("plugboard-{stale}"), format!("plugboard-{stale}-x1y2z3")] {
+        let planted = temp.path().join(name);
+        fs::create_dir(&planted).unwrap();
+        std::os::unix::fs::symlink(&precious, planted.join("0-libplugboard_eval_material.so")).unwrap();
+    }
+    let plugins = plugin_folder(&[("plugboard_eval_material", "libplugboard_eval_material.so")]);
+    let home = tempfile::tempdir().unwrap();
+    let mut engine = Engine::start_with_env(home, Some(plugins.path()), &[], &[("TMPDIR", temp.path().as_os_str())]);
+    engine.handshake();
+    engine.send("option Evaluation=material");
+    let said = engine.sync(1);
+    assert!(!said.iter().any(|l| l.starts_with("Error") || l.starts_with("tellusererror")), "{said:?}");
+
+    let ours = private_dirs(temp.path(), engine.pid());
+    assert_eq!(ours.len(), 1, "one private folder: {ours:?}");
+    let meta = fs::symlink_metadata(&ours[0]).unwrap();
+    assert!(meta.is_dir());
+    assert_eq!(meta.permissions().mode() & 0o777, 0o700);
+    assert_eq!(fs::read_to_string(&precious).unwrap(), "the user's own data");
+    assert!(private_dirs(temp.path(), stale).is_empty(), "a dead process's folders are swept");
+    assert!(!temp.path().join(format!("plugboard-{stale}")).exists());
+
+    let pid = engine.pid();
+    engine.send("quit");
+    assert_eq!(engine.wait_exit(QUICKLY).map(|s| s.code()), Some(Some(0)));
+    assert!(private_dirs(temp.path(), pid).is_empty(), "the private folder outlived the engine");
+}
+
+/// Changes `count` bytes of `bytes` at places and to values drawn from `seed`.
+fn damaged(bytes: &[u8], seed: u64, count: usize) -> Vec<u8> {
+    let mut state = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+    let mut next = || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let mut copy = bytes.to_vec();
+    for _ in 0..count {
+        let at = (next() % copy.len() as u64) as usize;
+        copy[at] = next() as u8;
+    }
+    copy
+}
+
+/// A folder of damaged copies of a real plugin, and a library whose load-time
+/// code ends the process that maps it.
+fn hostile_folder() -> tempfile::TempDir {
+    let dir = plugin_folder(&[("faulty_load_exit", "exits.so")]);
+    let real = fs::read(built_library("plugboard_eval_material")).unwrap();
+    for seed in 0..12 {
+        fs::write(dir.path().join(format!("damaged{seed}.so")), damaged(&real, seed, 200)).unwrap();
+    }
+    dir
+}
+
+#[test]
+fn damaged_and_hostile_libraries_are_refused_without_harm_to_the_engine() {
+    let dir = hostile_folder();
+    let home = tempfile::tempdir().unwrap();
+    let output = Command::new(binary())
+        .arg("--list-plugins")
+        .env("HOME", home.path())
+        .env_remove("XDG_CACHE_HOME")
+        .env("XDG_DATA_HOME", home.path().join("data"))
+        .env("PLUGBOARD_PLUGIN_PATH", dir.path())
+        .stdin(Stdio::null())
+        .output()
+        .expect("runs");
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{:?}\n{text}", output.status);
+    let exits = text.lines().find(|l| l.contains("exits.so")).unwrap_or_else(|| panic!("exits.so not listed:\n{text}"));
+    assert!(exits.starts_with("refused") && exits.contains("ended the process (exit status 3)"), "{exits}");
+    // Each damaged copy is either refused with a reason or, when the damage
+    // missed everything that matters, still the material evaluation.
+    for seed in 0..12 {
+        let file = format!("damaged{seed}.so");
+        let listed = text.lines().any(|l| l.contains(&file));
+        assert!(listed, "{file} neither refused nor listed:\n{text}");
+    }
+    for name in ["alphabeta", "pesto", "material"] {
+        assert!(text.lines().any(|l| !l.starts_with("refused") && l.contains(name)), "{name} missing:\n{text}");
+    }
+
+    // The engine itself starts, plays, and survives the folder given as an option.
+    let mut engine = Engine::start_at_home(tempfile::tempdir().unwrap(), Some(dir.path()), &[]);
+    engine.handshake();
+    engine.send(&format!("option Plugin folder={}", dir.path().display()));
+    engine.sync(1);
+    engine.send("new");
+    engine.send("sd 2");
+    engine.send("go");
+    engine.expect_move();
+}
+
+#[test]
+fn verdicts_are_kept_so_a_second_start_examines_nothing() {
+    let dir = hostile_folder();
+    let home = tempfile::tempdir().unwrap();
+    let list = || {
+        Command::new(binary())
+            .arg("--list-plugins")
+            .env("HOME", home.path())
+            .env_remove("XDG_CACHE_HOME")
+            .env("XDG_DATA_HOME", home.path().join("data"))
+            .env("PLUGBOARD_PLUGIN_PATH", dir.path())
+            .output()
+            .expect("runs")
+    };
+    let first = list();
+    let cache = home.path().join(".cache/plugboard/plugin-verdicts.txt");
+    let kept = fs::read_to_string(&cache).expect("verdicts kept");
+    assert!(kept.contains("exits.so"), "{kept}");
+    // Nothing examined means nothing new to keep: the file is not written again.
+    let written = fs::metadata(&cache).unwrap().modified().unwrap();
+    std::thread::sleep(Duration::from_millis(20));
+    let second = list();
+    assert_eq!(first.stdout, second.stdout);
+    assert_eq!(fs::metadata(&cache).unwrap().modified().unwrap(), written, "files were examined again");
+    let exits = dir.path().join("exits.so");
+    fs::copy(built_library("plugboard_eval_material"), &exits).unwrap();
+    let third = String::from_utf8(list().stdout).unwrap();
+    let exits = third.lines().find(|l| l.contains("exits.so")).unwrap_or_else(|| panic!("{third}"));
+    // Now a copy of material, whose name is taken: examined anew, refused for that.
+    assert!(exits.contains("another evaluation plugin named material"), "{exits}");
+}
+
+#[cfg(unix)]
+#[test]
+fn files_that_never_end_or_never_open_do_not_hold_the_engine() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("book.fifo");
+    mkfifo(&fifo);
+    let sparse = dir.path().join("sparse.bin");
+    fs::File::create(&sparse).unwrap().set_len(10 << 30).unwrap();
+
+    let mut engine = Engine::start(None);
+    engine.handshake();
+    for (n, file) in ["/dev/zero", "/dev/urandom", fifo.to_str().unwrap()].into_iter().enumerate() {
+        engine.send(&format!("option Book file={file}"));
+        let said = engine.sync(n as u32);
+        assert!(
+            said.iter().any(|l| l.starts_with("tellusererror Book not opened") && l.contains("not a regular file")),
+            "{file}: {said:?}"
+        );
+    }
+    // Ten gigabytes of zeros are a whole number of entries: a book, probed on
+    // disk, never read whole. Its entries are all key 0, so it has no moves here.
+    engine.send(&format!("option Book file={}", sparse.display()));
+    engine.send("bk");
+    let said = engine.sync(10);
+    assert!(!said.iter().any(|l| l.starts_with("tellusererror")), "{said:?}");
+    assert!(said.iter().any(|l| l.contains("No book or tablebase moves")), "{said:?}");
+    engine.send("quit");
+    assert_eq!(engine.wait_exit(QUICKLY).map(|s| s.code()), Some(Some(0)));
+
+    // A plugin-named file of ten gigabytes is refused by its size, unread.
+    let plugins = tempfile::tempdir().unwrap();
+    fs::File::create(plugins.path().join("huge.so")).unwrap().set_len(10 << 30).unwrap();
+    let mut engine = Engine::start(Some(plugins.path()));
+    let features = engine.handshake();
+    assert!(features.iter().any(|l| l == "feature done=1"));
+    let said = engine.sync(1);
+    assert!(said.iter().any(|l| l.contains("huge.so") && l.contains("more than")), "{said:?}");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_settings_file_that_is_no_file_is_refused_at_start_up() {
+    for make in ["fifo", "zero", "million"] {
+        let home = tempfile::tempdir().unwrap();
+        let config = home.path().join(".config/plugboard");
+        fs::create_dir_all(&config).unwrap();
+        let settings = config.join("settings.txt");
+        match make {
+            "fifo" => mkfifo(&settings),
+            "zero" => std::os::unix::fs::symlink("/dev/zero", &settings).unwrap(),
+            _ => fs::write(&settings, "Contempt=5\n".repeat(1_000_000)).unwrap(),
+        }
+        let mut engine = Engine::start_at_home(home, None, &[]);
+        engine.handshake();
+        let said = engine.sync(1);
+        assert!(said.iter().any(|l| l.starts_with("tellusererror Saved settings not applied")), "{make}: {said:?}");
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_fifo_named_like_the_log_is_refused_and_the_engine_plays_on() {
+    let logs = tempfile::tempdir().unwrap();
+    let days = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs() / 86_400;
+    mkfifo(&logs.path().join(plugboard::logging::daily_file_name(days as i64)));
+    // At start-up, from the command line: no log, but an engine.
+    let mut engine = Engine::start_with_args(None, &["--log-dir", logs.path().to_str().unwrap()]);
+    engine.handshake();
+    engine.sync(1);
+    engine.send("quit");
+    assert_eq!(engine.wait_exit(QUICKLY).map(|s| s.code()), Some(Some(0)));
+    // And as an option while running: the log stays where it was.
+    let mut engine = Engine::start(None);
+    engine.handshake();
+    engine.send(&format!("option Log folder={}", logs.path().display()));
+    let said = engine.sync(2);
+    assert!(said.iter().any(|l| l.starts_with("tellusererror The log stays where it was") && l.contains("FIFO")));
+}
+
+#[test]
+fn log_pruning_removes_only_the_engines_own_files() {
+    let logs = tempfile::tempdir().unwrap();
+    let users = ["plugboard.changelog", "plugboard-backup.log", "plugboard_catalog", "plugboard.log"];
+    for name in users {
+        fs::write(logs.path().join(name), "the user's").unwrap();
+    }
+    fs::write(logs.path().join("plugboard.2020-01-01.log"), "an old log of ours").unwrap();
+    let mut engine = Engine::start(None);
+    engine.handshake();
+    engine.send(&format!("option Log folder={}", logs.path().display()));
+    engine.send("option Log files=1");
+    engine.sync(1);
+    engine.send("quit");
+    engine.wait_exit(QUICKLY);
+    for name in users {
+        assert_eq!(fs::read_to_string(logs.path().join(name)).unwrap(), "the user's", "{name}");
+    }
+    assert!(!logs.path().join("plugboard.2020-01-01.log").exists());
+}
+
+/// An engine whose thread that answers the GUI is stuck in a plugin's code.
+fn stuck_engine() -> (Engine, tempfile::TempDir, tempfile::TempDir) {
+    let plugins = plugin_folder(&[("faulty_eval_stuck", "stuck.so")]);
+    let logs = tempfile::tempdir().unwrap();
+    let mut engine = Engine::start_with_args(Some(plugins.path()), &["--log-dir", logs.path().to_str().unwrap()]);
+    engine.handshake();
+    engine.send("option Evaluation=stuck");
+    engine.sync(1);
+    engine.send("option Stall=1");
+    engine.send("ping 2");
+    assert_eq!(engine.next_line(Duration::from_millis(300)), None, "the engine should be stuck");
+    (engine, plugins, logs)
+}
+
+fn log_text(logs: &Path) -> String {
+    fs::read_dir(logs).unwrap().filter_map(Result::ok).map(|e| fs::read_to_string(e.path()).unwrap()).collect()
+}
+
+#[test]
+fn quit_ends_a_stuck_engine_with_status_0_and_its_log_flushed() {
+    let (mut engine, _plugins, logs) = stuck_engine();
+    engine.send("quit");
+    let status = engine.wait_exit(QUICKLY).expect("ended");
+    assert_eq!(status.code(), Some(0));
+    assert!(log_text(logs.path()).contains("did not end in time"), "{}", log_text(logs.path()));
+}
+
+#[test]
+fn end_of_input_ends_a_stuck_engine_with_status_0() {
+    let (mut engine, _plugins, logs) = stuck_engine();
+    engine.close_input();
+    assert_eq!(engine.wait_exit(QUICKLY).expect("ended").code(), Some(0));
+    assert!(log_text(logs.path()).contains("why=\"end of input\""), "{}", log_text(logs.path()));
+}
+
+#[cfg(unix)]
+#[test]
+fn sigterm_ends_a_stuck_engine_with_status_0() {
+    let (mut engine, _plugins, logs) = stuck_engine();
+    // SAFETY: sends SIGTERM to our own child.
+    assert_eq!(unsafe { libc::kill(engine.pid() as libc::pid_t, libc::SIGTERM) }, 0);
+    assert_eq!(engine.wait_exit(QUICKLY).expect("ended").code(), Some(0));
+    assert!(log_text(logs.path()).contains("why=\"SIGTERM\""), "{}", log_text(logs.path()));
+}
+
+#[test]
+fn an_overlong_line_is_answered_by_a_short_error() {
+    let mut engine = Engine::start(None);
+    engine.handshake();
+    let long = "x".repeat(50 << 20);
+    engine.send(&long);
+    let said: Vec<String> = engine.sync(1).into_iter().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(said.len(), 1, "{:?}", said.iter().map(|l| &l[..l.len().min(100)]).collect::<Vec<_>>());
+    assert!(said[0].starts_with("Error (line too long): xxx") && said[0].len() < 400, "{}", &said[0][..100]);
+    assert!(said[0].ends_with(&format!("({} bytes in all)", 50 << 20)), "{}", said[0]);
+}
+
+#[test]
+fn a_bare_carriage_return_ends_a_line() {
+    let mut engine = Engine::start(None);
+    engine.handshake();
+    engine.send("ping 5\rping 6");
+    let said = engine.read_until(|l| l == "pong 6");
+    assert!(said.contains(&"pong 5".to_owned()), "{said:?}");
+}
+
+#[test]
+fn options_given_on_the_command_line_are_set() {
+    let plugins = plugin_folder(&[("plugboard_eval_material", "material.so")]);
+    let mut engine = Engine::start_with_args(
+        Some(plugins.path()),
+        &["--eval", "material", "--option", "Move overhead=250", "--option=Bishop pair bonus=77"],
+    );
+    let features = engine.handshake();
+    let has = |text: &str| features.iter().any(|l| l.contains(text));
+    assert!(has("Evaluation -combo pesto /// *material"), "{features:?}");
+    assert!(has("Move overhead -spin 250 "), "{features:?}");
+    assert!(has("Bishop pair bonus -spin 77 "), "{features:?}");
+
+    let mut engine = Engine::start_with_args(None, &["--option", "No such option=1"]);
+    engine.handshake();
+    let said = engine.sync(1);
+    assert!(said.iter().any(|l| l.starts_with("tellusererror Command line:") && l.contains("No such option")));
+}

@@ -1001,7 +1001,9 @@ impl Session {
             self.claimed = true;
             self.reply(Reply::GameResult { result: end.result, reason: end.reason.into() });
         }
-        if !self.analyzing {
+        // A draw that is only claimable leaves the game open: a server that does
+        // not end it on the claim will still ask for our move.
+        if !self.analyzing && !self.game.is_claimable_draw() {
             self.game_over = true;
         }
         true

@@ -20,7 +20,11 @@ fn legal_from_start(m: &str) -> bool {
 
 /// A folder with one file of each kind the scanner must refuse.
 fn folder_of_refusals() -> tempfile::TempDir {
-    let dir = plugin_folder(&[("faulty_old_api", "old_api.so"), ("faulty_no_entry", "no_entry.so")]);
+    let dir = plugin_folder(&[
+        ("faulty_old_api", "old_api.so"),
+        ("faulty_no_entry", "no_entry.so"),
+        ("faulty_changed_layout", "changed_layout.so"),
+    ]);
     fs::write(dir.path().join("notes.so"), "these are notes, not a library\n").unwrap();
     let real = fs::read(built_library("plugboard_eval_material")).unwrap();
     fs::write(dir.path().join("truncated.so"), &real[..real.len() / 2]).unwrap();
@@ -34,14 +38,21 @@ fn list_plugins_shows_every_plugin_and_every_refusal_with_its_reason() {
         .arg("--list-plugins")
         .env("PLUGBOARD_PLUGIN_PATH", dir.path())
         .env("XDG_DATA_HOME", dir.path().join("data"))
+        .env("XDG_CACHE_HOME", dir.path().join("cache"))
         .output()
         .expect("runs");
     assert!(output.status.success());
     let text = String::from_utf8_lossy(&output.stdout);
+    assert!(text.starts_with("plugin API 0.1.0 (plugins built against 0.1.x load)\n"), "{text}");
     for (file, reason) in [
         ("notes.so", "not a library"),
         ("truncated.so", "truncated library"),
-        ("old_api.so", "built against plugin API 0.0.1"),
+        ("old_api.so", "built against plugin API 0.0.1; this engine speaks plugin API 0.1.x"),
+        (
+            "changed_layout.so",
+            "built against plugin API 0.1.0 with types that differ from this engine's (a changed or patched \
+             plugboard-plugin-api): mismatched type (this engine: EvalModule; the plugin: ChangedEvalModule)",
+        ),
         ("no_entry.so", "exports no plugin root module"),
     ] {
         let line = text.lines().find(|l| l.contains(file)).unwrap_or_else(|| panic!("{file} not listed:\n{text}"));
@@ -61,7 +72,7 @@ fn refused_files_are_reported_as_debug_lines_and_the_engine_plays_on() {
     let mut engine = Engine::start(Some(dir.path()));
     engine.handshake();
     let lines = engine.sync(1);
-    for file in ["notes.so", "truncated.so", "old_api.so", "no_entry.so"] {
+    for file in ["notes.so", "truncated.so", "old_api.so", "no_entry.so", "changed_layout.so"] {
         assert!(
             lines.iter().any(|l| l.starts_with("# plugin refused: ") && l.contains(file)),
             "{file} refusal not reported:\n{}",
@@ -121,6 +132,9 @@ fn a_panicking_evaluation_is_replaced_and_the_engine_still_moves() {
     let folder = plugin_folder(&[("faulty_eval_panic", "panicky.so")]);
     let (lines, _) = play_with(("Evaluation", "panicky"), &folder, 1000);
     assert_fell_back(&lines, "panicky", "pesto", "Evaluation");
+    // The author learns what the panic said and where it happened.
+    let error = lines.iter().find(|l| l.starts_with("tellusererror")).unwrap();
+    assert!(error.contains("this evaluation always panics (at tests/plugins/eval-panic/src/lib.rs:"), "{error}");
 }
 
 #[test]
@@ -128,6 +142,8 @@ fn a_panicking_search_is_replaced_and_the_engine_still_moves() {
     let folder = plugin_folder(&[("faulty_search_panic", "crashy.so")]);
     let (lines, _) = play_with(("Search", "crashy"), &folder, 1000);
     assert_fell_back(&lines, "crashy", "alphabeta", "Search");
+    let error = lines.iter().find(|l| l.starts_with("tellusererror")).unwrap();
+    assert!(error.contains("this search always panics (at tests/plugins/search-panic/src/lib.rs:13:"), "{error}");
 }
 
 #[test]

@@ -48,3 +48,19 @@ fn a_dot_is_answered_with_the_search_status() {
     // Outside analysis `.` has nothing to report.
     assert_eq!(t.say(&[".", "ping 2"]), ["pong 2"]);
 }
+
+#[test]
+fn a_plugin_option_change_clears_the_hash_and_restarts_the_analysis() {
+    let mut t = Transcript::playing("probe");
+    t.feed(&["new", "analyze"]);
+    let first = t.await_searches(1);
+    assert!(first[0].clear_hash, "a new game starts with a clear table");
+    // The evaluation's weights changed: old scores must not be shown for new ones.
+    t.feed(&["option Tempo=40"]);
+    let after = t.await_searches(1);
+    assert!(after[0].infinite && after[0].clear_hash, "{after:?}");
+    // A host option that does not touch the scores keeps the table.
+    t.feed(&["option Move overhead=100", "e2e4"]);
+    let next = t.await_searches(1);
+    assert!(!next[0].clear_hash, "{next:?}");
+}

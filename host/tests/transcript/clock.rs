@@ -97,6 +97,19 @@ fn sd_limits_the_depth_until_new() {
 }
 
 #[test]
+fn an_absurd_node_rate_is_capped_and_told() {
+    let mut t = Transcript::playing("probe");
+    let said = t.say(&["new", "st 1", "nps 18446744073709551615", "go"]);
+    assert_eq!(
+        said[0],
+        "telluser nps 18446744073709551615 is more than any engine searches: 50000000 nodes a second are counted instead"
+    );
+    // A second's worth of nodes at the capped rate, not a budget that never ends.
+    let seen = t.searches().remove(0);
+    assert!((1..=50_000_000).contains(&seen.nodes), "{seen:?}");
+}
+
+#[test]
 fn nps_turns_time_into_nodes_until_new() {
     let mut t = Transcript::playing("probe");
     // "after st 8 and nps 10000 the engine should never use more than 80,000 nodes"

@@ -162,6 +162,8 @@ pub struct Seen {
     /// The centipawns of every score fixed with `setscore`.
     pub preset_scores: Vec<i32>,
     pub eval_noise: u32,
+    /// Whether the search was told to forget its transposition table.
+    pub clear_hash: bool,
 }
 
 pub struct Probe;
@@ -244,6 +246,7 @@ impl SearchPlugin for Probe {
             infinite: control.is_infinite(),
             preset_scores: request.preset_scores.iter().map(|p| p.centipawns).collect(),
             eval_noise: request.eval_noise,
+            clear_hash: request.clear_hash,
         };
         let number = NEXT_NOTE.fetch_add(1, Ordering::Relaxed);
         lock(&NOTES).push((number, seen));

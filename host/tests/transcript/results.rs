@@ -31,3 +31,20 @@ fn result_ends_the_search_without_a_move() {
     // The next game is played as usual.
     assert_eq!(t.say(&["new", "go"]), ["move b1a3"]);
 }
+
+#[test]
+fn go_in_a_position_drawn_by_repetition_claims_and_still_moves() {
+    let mut t = Transcript::playing("scripted");
+    let shuffle = ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8"];
+    let mut lines = vec!["new", "force"];
+    lines.extend(shuffle);
+    // Threefold: claimed at once in force mode...
+    assert_eq!(t.say(&lines), ["1/2-1/2 {Draw by repetition}"]);
+    // ...and `go` still gets a move: a server that does not end the game on a
+    // claim (lichess by default) would otherwise wait until our flag falls.
+    assert_eq!(t.say(&["go"]), ["move b1a3"]);
+    // The same when the opponent's move makes the repetition with us to move.
+    let mut t = Transcript::playing("scripted");
+    t.say(&["new", "force", "g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "playother"]);
+    assert_eq!(t.say(&["f6g8"]), ["1/2-1/2 {Draw by repetition}", "move b1a3"]);
+}

@@ -31,6 +31,9 @@ pub struct KnownMove {
     pub note: String,
     /// The reply we expect, for `hint` and pondering.
     pub expected_reply: Option<Move>,
+    /// The tablebases' move: as good as a search's, so shown as one (depth 1,
+    /// a principal variation a client can read) with the tables' verdict after it.
+    pub from_tables: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -69,6 +72,7 @@ pub fn advise(
             score: 0,
             note: format!("book {}%", share(chosen.weight)),
             expected_reply,
+            from_tables: false,
         });
     }
     let Some(verdict) = tablebases.and_then(|tb| tb.root(position)) else { return Advice::Search };
@@ -87,6 +91,7 @@ pub fn advise(
         score: verdict.score,
         note: format!("tablebase {result}"),
         expected_reply: None,
+        from_tables: true,
     })
 }
 

@@ -42,6 +42,10 @@ const SAVE_OPTION: &str = "Save settings";
 /// How much `random` shakes the evaluation: enough to vary play, too little to spoil it.
 const RANDOM_NOISE_CP: u32 = 10;
 const RESET_OPTION: &str = "Reset settings";
+/// A one-word option that sets any others: `NAME=VALUE; NAME=VALUE`. python-chess
+/// (and so lichess-bot) cuts option names at their first space, so its
+/// `configure()` cannot name `Move overhead`; it can name this.
+const CONFIGURE_OPTION: &str = "Configure";
 /// What the engine uses besides its hash (code, plugins, table indexes, stacks):
 /// 25 MiB resident with a 1 MiB hash, measured on Linux x86-64 with
 /// `/usr/bin/time -v`. `memory N` leaves this much of N out of the hash.
@@ -677,6 +681,7 @@ impl Session {
             self.host_options.specs().iter().map(|(spec, value)| options::advertise(spec, value)).collect();
         lines.push(options::advertise(&OptionSpec::save(SAVE_OPTION), ""));
         lines.push(options::advertise(&OptionSpec::reset(RESET_OPTION), ""));
+        lines.push(options::advertise(&OptionSpec::string(CONFIGURE_OPTION, ""), ""));
         lines.extend(self.plugins.options().iter().map(|(spec, value)| options::advertise(spec, value)));
         lines
     }
@@ -726,6 +731,23 @@ impl Session {
     }
 
     fn set_option(&mut self, line: &str, name: &str, value: Option<&str>) {
+        if name == CONFIGURE_OPTION {
+            for setting in value.unwrap_or_default().split(';').map(str::trim).filter(|s| !s.is_empty()) {
+                let (inner, inner_value) = match setting.split_once('=') {
+                    Some((inner, inner_value)) => (inner.trim(), Some(inner_value.trim())),
+                    None => (setting, None),
+                };
+                if inner == CONFIGURE_OPTION {
+                    self.reply(Reply::Error {
+                        kind: "bad parameter",
+                        command: format!("{line} (Configure within Configure)"),
+                    });
+                    continue;
+                }
+                self.set_option(&format!("option {setting}"), inner, inner_value);
+            }
+            return;
+        }
         if name == SAVE_OPTION {
             self.save_settings();
             return;
@@ -1125,8 +1147,13 @@ impl Session {
     fn play_without_search(&mut self, known: KnownMove) {
         tracing::info!(mv = %self.game.move_text(known.m), how = %known.thinking, "move known without search");
         if self.post {
-            let thinking =
-                Thinking { score: i64::from(known.score), pv: known.thinking.clone(), ..Thinking::default() };
+            let thinking = if known.from_tables {
+                // python-chess and lichess-bot read the move before the verdict.
+                let pv = format!("{} {}", self.game.move_text(known.m), known.thinking);
+                Thinking { depth: 1, score: i64::from(known.score), tbhits: 1, pv, ..Thinking::default() }
+            } else {
+                Thinking { score: i64::from(known.score), pv: known.thinking.clone(), ..Thinking::default() }
+            };
             self.reply(Reply::Thinking(thinking));
         }
         let mut after = self.game.clone();

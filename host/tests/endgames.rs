@@ -130,7 +130,7 @@ fn play(engine: &mut Engine, tables: &Tablebase<Chess>, start: &Chess, max_moves
     let mut played = Played { moves_to_mate: None, tablebase_moves: 0, engine_lost: false, transcript: String::new() };
     for moves in 1..=max_moves {
         let lines = engine.read_until(|l| l.starts_with("move ") || is_result(l));
-        if lines.iter().any(|l| l.contains("\t(tablebase ")) {
+        if lines.iter().any(|l| l.contains(" (tablebase ")) {
             played.tablebase_moves += 1;
         }
         let last = lines.last().cloned().unwrap_or_default();
@@ -279,7 +279,12 @@ fn a_corrupt_table_is_told_and_the_engine_plays_on() {
         engine.send(line);
     }
     let lines = engine.read_until(|l| l.starts_with("move "));
-    assert!(lines.iter().any(|l| l.contains("\t(tablebase ")), "{lines:?}");
+    let shown = lines.iter().find(|l| l.contains(" (tablebase ")).unwrap_or_else(|| panic!("{lines:?}"));
+    // A line a client can read: depth 1, the tables' score, and the move first in the PV.
+    let (depth, score, pv) = common::thinking(shown).unwrap();
+    let played = lines.last().unwrap().strip_prefix("move ").unwrap();
+    assert_eq!((depth, pv.split(' ').next()), (1, Some(played)), "{shown}");
+    assert!(score > 10_000, "{shown}");
 }
 
 #[test]

@@ -22,7 +22,7 @@ fn handshake_announces_features_and_options() {
     assert_eq!(features.last().map(String::as_str), Some("feature done=1"));
     let all = features.join("\n");
     for wanted in
-        ["myname=\"Plugboard", "ping=1", "setboard=1", "usermove=1", "sigint=0", "sigterm=0", "analyze=1", "memory=1"]
+        ["myname=\"Plugboard", "ping=1", "setboard=1", "usermove=1", "sigint=0", "sigterm=1", "analyze=1", "memory=1"]
     {
         assert!(all.contains(wanted), "{wanted} missing from:\n{all}");
     }

@@ -328,5 +328,13 @@ impl PluginHost {
 }
 
 /// Option names the host itself uses; a plugin option of the same name is shown prefixed.
-const HOST_NAMES: [&str; 7] =
-    ["Search", "Evaluation", RESCAN_OPTION, FOLDER_OPTION, "Move overhead", "Save settings", "Reset settings"];
+const HOST_NAMES: [&str; 8] = [
+    "Search",
+    "Evaluation",
+    RESCAN_OPTION,
+    FOLDER_OPTION,
+    "Move overhead",
+    "Save settings",
+    "Reset settings",
+    "Configure",
+];

@@ -15,7 +15,7 @@ pub fn announcement(engine_name: &str, variants: &str) -> Vec<String> {
         "done=0".to_owned(),
         format!(
             "myname=\"{engine_name}\" ping=1 setboard=1 usermove=1 playother=1 san=0 time=1 draw=1 \
-             sigint=0 sigterm=0 reuse=1 analyze=1 colors=0 name=1 ics=1 nps=1 memory=1 smp=1 debug=1 \
+             sigint=0 sigterm=1 reuse=1 analyze=1 colors=0 name=1 ics=1 nps=1 memory=1 smp=1 debug=1 \
              pause=1 exclude=1 setscore=1 highlight=1 egt=\"syzygy\" variants=\"{variants}\""
         ),
     ]

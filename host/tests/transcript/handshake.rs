@@ -13,12 +13,12 @@ fn handshake_lists_features_then_options_then_done() {
     assert_eq!(
         lines[1],
         "feature myname=\"Plugboard 0.1.0\" ping=1 setboard=1 usermove=1 playother=1 san=0 time=1 draw=1 \
-         sigint=0 sigterm=0 reuse=1 analyze=1 colors=0 name=1 ics=1 nps=1 memory=1 smp=1 debug=1 \
+         sigint=0 sigterm=1 reuse=1 analyze=1 colors=0 name=1 ics=1 nps=1 memory=1 smp=1 debug=1 \
          pause=1 exclude=1 setscore=1 highlight=1 egt=\"syzygy\" \
          variants=\"normal,fischerandom,atomic,suicide,giveaway,kingofthehill,3check,crazyhouse,racingkings,horde,bughouse\""
     );
     assert_eq!(
-        lines[2..23],
+        lines[2..24],
         [
             "feature option=\"Move overhead -spin 50 0 5000\"",
             "feature option=\"MultiPV -spin 1 1 64\"",
@@ -39,6 +39,7 @@ fn handshake_lists_features_then_options_then_done() {
             "feature option=\"Log files -spin 7 1 365\"",
             "feature option=\"Save settings -save\"",
             "feature option=\"Reset settings -reset\"",
+            "feature option=\"Configure -string \"",
             "feature option=\"Search -combo *alphabeta /// patient /// probe /// scripted\"",
             "feature option=\"Evaluation -combo *pesto\"",
         ]

@@ -163,3 +163,22 @@ fn reset_restores_the_defaults_and_lists_the_options_again() {
     assert_eq!(options[0], "Move overhead -spin 50 0 5000");
     assert!(options.contains(&"Search -combo *alphabeta /// patient /// probe /// scripted"), "{options:?}");
 }
+
+#[test]
+fn configure_sets_options_whose_names_have_spaces() {
+    let mut t = Transcript::playing("probe");
+    // What python-chess sends for `configure({"Configure": ...})`: one word for a name.
+    t.feed(&["option Configure=Move overhead=300;; MultiPV=3", "new", "analyze"]);
+    let analysed = t.await_searches(1).remove(0);
+    assert_eq!(analysed.multipv, 3);
+    assert_eq!(t.say_now(&["exit"]), Vec::<String>::new());
+    // Each setting is refused on its own, in the protocol's words.
+    assert_eq!(
+        t.say(&["option Configure=No such=1; Threads=0; Configure=x"]),
+        [
+            "Error (unknown option): option No such=1",
+            "Error (bad parameter): option Threads=0 (Threads must be between 1 and 256)",
+            "Error (bad parameter): option Configure=No such=1; Threads=0; Configure=x (Configure within Configure)",
+        ]
+    );
+}

@@ -44,10 +44,10 @@ fn handshake_lists_features_then_options_then_done() {
             "feature option=\"Evaluation -combo *pesto\"",
         ]
     );
-    assert_eq!(lines[23], "feature option=\"Rescan plugins -button\"");
-    assert!(lines[24].starts_with("feature option=\"Plugin folder -path "));
+    assert_eq!(lines[24], "feature option=\"Rescan plugins -button\"");
+    assert!(lines[25].starts_with("feature option=\"Plugin folder -path "));
     assert_eq!(
-        lines[25..],
+        lines[26..],
         ["feature option=\"Null move pruning -check 1\"", "feature option=\"Tempo -spin 10 0 100\"", "feature done=1",]
     );
 }

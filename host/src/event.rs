@@ -36,6 +36,12 @@ pub enum Event {
         generation: u64,
         result: Result<std::sync::Arc<crate::book::Book>, String>,
     },
+    /// Tablebases that took long to open have opened.
+    TablesLoaded {
+        generation: u64,
+        paths: String,
+        loaded: std::sync::Arc<LoadedTables>,
+    },
     /// SIGINT: never fatal; moves now when thinking.
     Interrupt,
     /// SIGTERM: leave cleanly.
@@ -58,4 +64,13 @@ pub struct Progress {
     pub root_move_count: u32,
     /// Which principal variation a line is, 1 for the best; 0 if the plugin did not say.
     pub multipv: u32,
+}
+
+/// Tables opened off the session's thread, handed over once.
+pub struct LoadedTables(pub std::sync::Mutex<Option<(crate::tablebases::Tablebases, crate::tablebases::Problems)>>);
+
+impl std::fmt::Debug for LoadedTables {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("LoadedTables")
+    }
 }

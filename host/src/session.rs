@@ -18,7 +18,7 @@ use crate::{
     book::{self, Book},
     clock::{Budget, Clock},
     edit::{Edit, EditStep},
-    event::{Event, Progress},
+    event::{Event, LoadedTables, Progress},
     files,
     game::{self, Game},
     host_options::{self, HostOptions},
@@ -60,6 +60,8 @@ const MAX_PRESET_SCORES: usize = 256;
 const MAX_NPS: u64 = 50_000_000;
 /// How long opening a book may hold the engine before it goes on without it.
 const BOOK_PATIENCE: std::time::Duration = std::time::Duration::from_millis(300);
+/// How long opening the tablebases may hold the engine before it goes on without them.
+const TABLES_PATIENCE: std::time::Duration = std::time::Duration::from_secs(1);
 /// Below this much time left, a failed search is not retried: the best move known is played.
 const RETRY_MIN_MS: u64 = 20;
 
@@ -161,6 +163,9 @@ pub struct Session {
     /// Counts the books asked for, so a book that opens late is taken only if
     /// it is still the one the option names.
     book_generation: u64,
+    /// Counts the `egtpath`s, so tables that open late are taken only if no
+    /// other path came after them.
+    tables_generation: u64,
     /// The state of the generator that picks weighted book moves.
     book_draws: u64,
     /// Syzygy tables from `egtpath syzygy`, when any were found.
@@ -221,6 +226,7 @@ impl Session {
             settings_path: None,
             book: None,
             book_generation: 0,
+            tables_generation: 0,
             book_draws: std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(0x9e37_79b9_7f4a_7c15, |t| t.as_nanos() as u64),
@@ -294,6 +300,14 @@ impl Session {
                 }
             }
             Event::BookOpened { generation, result } => self.book_opened(generation, result),
+            Event::TablesLoaded { generation, paths, loaded } => {
+                let taken = loaded.0.lock().ok().and_then(|mut slot| slot.take());
+                if let Some((tables, problems)) = taken
+                    && generation == self.tables_generation
+                {
+                    self.tablebases_loaded(&paths, tables, &problems);
+                }
+            }
             Event::Overlong { start, length } => {
                 tracing::warn!(length, start = %quote(&start), "overlong line refused");
                 // Short enough to pass the reply's own quoting whole.
@@ -1242,8 +1256,29 @@ impl Session {
     }
 
     /// `egtpath syzygy PATH`: the tables in these folders replace the ones before.
+    /// They are opened on a thread of their own: a folder on a stalled disk must
+    /// not hold the engine; tables that take longer than a moment arrive later.
     fn load_tablebases(&mut self, paths: &str) {
-        let (tables, problems) = Tablebases::load(paths);
+        self.tables_generation += 1;
+        let generation = self.tables_generation;
+        let owned = paths.to_owned();
+        match files::off_thread("tablebases", TABLES_PATIENCE, move || Tablebases::load(&owned)) {
+            Ok((tables, problems)) => self.tablebases_loaded(paths, tables, &problems),
+            Err(later) => {
+                self.debug(format!("Syzygy tablebases in {paths} are still opening; used once they have"));
+                let inbox = self.inbox.clone();
+                let paths = paths.to_owned();
+                let _ = std::thread::Builder::new().name("tables-wait".into()).spawn(move || {
+                    if let Ok(loaded) = later.recv() {
+                        let loaded = Arc::new(LoadedTables(std::sync::Mutex::new(Some(loaded))));
+                        let _ = inbox.send(Event::TablesLoaded { generation, paths, loaded });
+                    }
+                });
+            }
+        }
+    }
+
+    fn tablebases_loaded(&mut self, paths: &str, tables: Tablebases, problems: &tablebases::Problems) {
         for problem in problems.broken.iter().chain(&problems.absent) {
             tracing::warn!(%problem, "tablebases");
         }

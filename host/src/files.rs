@@ -146,7 +146,6 @@ pub fn private_copy(from: &mut impl Read, name: &str) -> io::Result<PathBuf> {
         name.chars().map(|c| if c.is_ascii_alphanumeric() || "._-".contains(c) { c } else { '_' }).collect();
     let mut file = tempfile::Builder::new().prefix("copy-").suffix(&format!("-{safe}")).tempfile_in(&dir)?;
     io::copy(from, file.as_file_mut())?;
-    file.as_file().sync_data()?;
     let (_, path) = file.keep().map_err(|e| e.error)?;
     Ok(path)
 }

@@ -199,7 +199,7 @@ fn rescan_picks_up_new_and_changed_files() {
     engine.send("option Rescan plugins");
     let lines = engine.sync(2);
     assert!(
-        lines.iter().any(|l| l == "feature option=\"Search -combo *alphabeta /// crashy\""),
+        lines.iter().any(|l| l == "feature option=\"Search -combo *alphabeta /// crashy /// example\""),
         "{}",
         lines.join("\n")
     );

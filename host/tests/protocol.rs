@@ -27,7 +27,7 @@ fn handshake_announces_features_and_options() {
         assert!(all.contains(wanted), "{wanted} missing from:\n{all}");
     }
     for option in [
-        "feature option=\"Search -combo *alphabeta\"",
+        "feature option=\"Search -combo *alphabeta /// example\"",
         "feature option=\"Evaluation -combo *pesto /// material\"",
         "feature option=\"Rescan plugins -button\"",
         "feature option=\"Null move pruning -check 1\"",

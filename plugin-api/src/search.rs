@@ -286,6 +286,59 @@ pub struct SearchInfo<'a> {
     pub multipv: u32,
 }
 
+impl<'a> SearchInfo<'a> {
+    /// A principal variation (an iteration finished, or a better line was
+    /// found); the optional fields are set with the `with_` methods.
+    pub fn line(depth: u32, score: Score, nodes: u64, time_ms: u64, pv: &'a [Move]) -> SearchInfo<'a> {
+        SearchInfo {
+            kind: InfoKind::Line,
+            depth,
+            seldepth: depth,
+            score,
+            nodes,
+            time_ms,
+            tbhits: 0,
+            pv: RSlice::from_slice(pv),
+            current_move: ROption::RNone,
+            current_move_number: 0,
+            root_move_count: 0,
+            multipv: 1,
+        }
+    }
+
+    /// Progress only: how far the search is, and the root move it is on.
+    pub fn progress(depth: u32, nodes: u64, time_ms: u64) -> SearchInfo<'a> {
+        SearchInfo {
+            kind: InfoKind::Progress,
+            pv: RSlice::from_slice(&[]),
+            ..SearchInfo::line(depth, Score::centipawns(0), nodes, time_ms, &[])
+        }
+    }
+
+    pub fn with_seldepth(self, seldepth: u32) -> SearchInfo<'a> {
+        SearchInfo { seldepth, ..self }
+    }
+
+    pub fn with_tbhits(self, tbhits: u64) -> SearchInfo<'a> {
+        SearchInfo { tbhits, ..self }
+    }
+
+    /// Which line this is when several are searched, 1 for the best.
+    pub fn with_multipv(self, multipv: u32) -> SearchInfo<'a> {
+        SearchInfo { multipv, ..self }
+    }
+
+    /// The root move being searched: its 1-based number among `count`.
+    pub fn with_current_move(self, current: Move, number: u32, count: u32) -> SearchInfo<'a> {
+        SearchInfo {
+            current_move: ROption::RSome(current),
+            current_move_number: number,
+            root_move_count: count,
+            ..self
+        }
+    }
+}
+
 /// The host's progress callback. Cheap to copy; valid for the duration of one search.
 #[repr(C)]
 #[derive(StableAbi, Clone, Copy)]
@@ -386,6 +439,32 @@ extern "C" fn search_shim<P: SearchPlugin>(
     match catch_unwind(AssertUnwindSafe(|| P::search(request, eval, reporter))) {
         Ok(result) => result.map_err(RString::from).into(),
         Err(panic) => RResult::RErr(panic_message(&panic)),
+    }
+}
+
+#[cfg(test)]
+mod info_tests {
+    use super::*;
+
+    #[test]
+    fn a_line_needs_five_values_and_the_rest_are_set_by_name() {
+        let pv = [Move::new(12, 28, None), Move::new(52, 36, None)];
+        let line = SearchInfo::line(7, Score::centipawns(35), 12_345, 250, &pv).with_seldepth(11).with_tbhits(3);
+        assert_eq!(line.kind, InfoKind::Line);
+        assert_eq!((line.depth, line.seldepth, line.nodes, line.time_ms, line.tbhits), (7, 11, 12_345, 250, 3));
+        assert_eq!(line.score, Score::centipawns(35));
+        assert_eq!(line.pv.as_slice(), &pv);
+        assert_eq!((line.multipv, line.current_move, line.root_move_count), (1, ROption::RNone, 0));
+        assert_eq!(line.with_multipv(2).multipv, 2);
+
+        let progress = SearchInfo::progress(9, 500, 40).with_current_move(pv[0], 3, 20);
+        assert_eq!(progress.kind, InfoKind::Progress);
+        assert!(progress.pv.is_empty());
+        assert_eq!((progress.depth, progress.nodes, progress.time_ms), (9, 500, 40));
+        assert_eq!(
+            (progress.current_move, progress.current_move_number, progress.root_move_count),
+            (ROption::RSome(pv[0]), 3, 20)
+        );
     }
 }
 

@@ -29,9 +29,10 @@ make_work() {
 }
 
 # run_xboard OPTION...: xboard with these options, unattended, keeping its debug
-# log and the PGN; sets RC and ELAPSED. A private HOME keeps xboard from reading or
-# writing anyone's settings; `timeout` signals its whole process group (xvfb-run,
-# Xvfb, xboard, engines).
+# log and the PGN; sets RC and ELAPSED. Settings are not saved at exit, so no one's
+# ~/.xboardrc is written (xboard finds `~` in the password database, so the private
+# HOME does not keep it from reading one); `timeout` signals its whole process group
+# (xvfb-run, Xvfb, xboard, engines).
 run_xboard() {
   local start
   start=$(date +%s)

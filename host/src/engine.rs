@@ -4,25 +4,38 @@
 use std::{
     io::{self, Read, Write},
     panic::{self, AssertUnwindSafe},
-    sync::mpsc::{self, Receiver, Sender},
+    sync::{
+        Mutex, PoisonError,
+        atomic::{AtomicBool, Ordering},
+        mpsc::{self, Receiver, RecvTimeoutError, Sender},
+    },
     thread,
+    time::{Duration, Instant},
 };
 
 use crate::{
     event::Event,
     logging::Logging,
     plugins::PluginHost,
-    protocol::reply::{QUOTED_CHARS, quote},
+    protocol::reply::{QUOTED_CHARS, Reply, quote},
     session::Session,
 };
 
-/// Runs the engine on stdin/stdout until `quit`, end of input or SIGTERM.
-/// `startup` holds options from the command line (`NAME`, `VALUE`), applied
-/// after the saved settings.
-pub fn run(plugins: PluginHost, logging: Logging, kept_log_files: usize, startup: Vec<(String, String)>) {
+/// How long the plugin scan at start-up may take before a GUI that has asked
+/// for features is told to wait for them (`feature done=0`).
+pub const SCAN_BEFORE_DONE0: Duration = Duration::from_millis(200);
+
+/// Runs the engine on stdin/stdout until `quit`, end of input or SIGTERM: scans
+/// for plugins first, while already listening, then serves. `startup` holds
+/// options from the command line (`NAME`, `VALUE`), applied after the saved
+/// settings.
+pub fn run(mut plugins: PluginHost, logging: Logging, kept_log_files: usize, startup: Vec<(String, String)>) {
     let (inbox, events) = mpsc::channel();
+    // Before the scan, which examines unknown files and may take seconds: `quit`,
+    // the end of input and SIGTERM end the process meanwhile too.
     crate::signals::install(inbox.clone());
     spawn_reader(inbox.clone());
+    let (events, early) = scan_while_listening(&mut plugins, events);
     let mut session = Session::new(inbox, plugins);
     // Before the saved settings, which may move the log.
     session.use_logging(logging, kept_log_files);
@@ -30,17 +43,77 @@ pub fn run(plugins: PluginHost, logging: Logging, kept_log_files: usize, startup
         session.use_settings_file(path);
     }
     session.apply_command_line(&startup);
-    serve(&mut session, &events, &mut io::stdout().lock());
+    serve(&mut session, early, &events, &mut io::stdout().lock());
 }
 
-/// The loop: one event at a time, every reply written and flushed as a whole line.
-pub fn serve(session: &mut Session, events: &Receiver<Event>, out: &mut impl Write) {
-    write_replies(session, out);
-    while !session.wants_to_quit() {
-        let Ok(event) = events.recv() else { break };
-        if let Event::Line(line) = &event {
-            tracing::info!(target: "protocol", "< {}", quote(line));
+/// Scans for plugins on this thread while another keeps what the GUI says for
+/// the session, and answers a `protover` still unanswered after
+/// [`SCAN_BEFORE_DONE0`] of scanning with `feature done=0`, so that the GUI waits
+/// for the features instead of giving up on them. Returns the inbox and what
+/// arrived meanwhile.
+fn scan_while_listening(plugins: &mut PluginHost, events: Receiver<Event>) -> (Receiver<Event>, Vec<Event>) {
+    let scanned = AtomicBool::new(false);
+    // A mutex only so that the inbox outlives a listener that cannot be started.
+    let events = Mutex::new(events);
+    let early = thread::scope(|scope| {
+        let listener = thread::Builder::new()
+            .name("startup-listener".into())
+            .spawn_scoped(scope, || listen_while(&scanned, &events));
+        plugins.scan();
+        scanned.store(true, Ordering::Release);
+        listener.ok().and_then(|listener| listener.join().ok()).unwrap_or_default()
+    });
+    (events.into_inner().unwrap_or_else(PoisonError::into_inner), early)
+}
+
+fn listen_while(scanned: &AtomicBool, events: &Mutex<Receiver<Event>>) -> Vec<Event> {
+    let Ok(events) = events.lock() else { return Vec::new() };
+    let started = Instant::now();
+    let mut early = Vec::new();
+    let mut asked = false;
+    let mut told_to_wait = false;
+    while !scanned.load(Ordering::Acquire) {
+        match events.recv_timeout(Duration::from_millis(10)) {
+            Ok(event) => {
+                if let Event::Line(line) = &event {
+                    tracing::info!(target: "protocol", "< {}", quote(line));
+                    asked |= line.split_whitespace().next() == Some("protover");
+                }
+                early.push(event);
+            }
+            Err(RecvTimeoutError::Timeout) => {}
+            Err(RecvTimeoutError::Disconnected) => break,
         }
+        if asked && !told_to_wait && started.elapsed() >= SCAN_BEFORE_DONE0 {
+            told_to_wait = true;
+            tracing::info!(elapsed_ms = started.elapsed().as_millis(), "the plugin scan is slow; features follow");
+            let line = Reply::Feature("done=0".into()).to_string();
+            tracing::info!(target: "protocol", "> {line}");
+            let mut out = io::stdout().lock();
+            let _ = writeln!(out, "{line}").and_then(|()| out.flush());
+        }
+    }
+    early
+}
+
+/// The loop: one event at a time, every reply written and flushed as a whole
+/// line; `early` are the events that arrived before the session was made.
+pub fn serve(session: &mut Session, early: Vec<Event>, events: &Receiver<Event>, out: &mut impl Write) {
+    write_replies(session, out);
+    let mut early = early.into_iter();
+    while !session.wants_to_quit() {
+        let event = match early.next() {
+            Some(event) => event,
+            None => match events.recv() {
+                Ok(event) => {
+                    if let Event::Line(line) = &event {
+                        tracing::info!(target: "protocol", "< {}", quote(line));
+                    }
+                    event
+                }
+                Err(_) => break,
+            },
+        };
         // A bug of ours must not cost the user the game: log it, say so, carry on.
         if panic::catch_unwind(AssertUnwindSafe(|| session.handle(event))).is_err() {
             tracing::error!("the session panicked handling an event; carrying on");

@@ -103,7 +103,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         None => {
-            plugins.scan();
+            // engine::run scans, while it already listens to the GUI and to signals.
             let mut startup = Vec::new();
             if let Some(name) = &cli.search {
                 startup.push(("Search".to_owned(), name.clone()));

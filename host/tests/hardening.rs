@@ -363,3 +363,88 @@ fn options_given_on_the_command_line_are_set() {
     let said = engine.sync(1);
     assert!(said.iter().any(|l| l.starts_with("tellusererror Command line:") && l.contains("No such option")));
 }
+
+/// How many processes are examining `library` (Linux: from /proc).
+#[cfg(target_os = "linux")]
+fn examining(library: &Path) -> usize {
+    let wanted = library.as_os_str().as_encoded_bytes();
+    fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(Result::ok)
+        .filter_map(|e| fs::read(e.path().join("cmdline")).ok())
+        .filter(|cmdline| {
+            let args: Vec<&[u8]> = cmdline.split(|&b| b == 0).collect();
+            args.windows(2).any(|pair| pair[0] == b"--examine-plugin" && pair[1] == wanted)
+        })
+        .count()
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_library_that_hangs_at_load_never_holds_the_engine_and_costs_one_start() {
+    let plugins = plugin_folder(&[("faulty_load_hang", "hangs.so")]);
+    let library = plugins.path().join("hangs.so");
+
+    // Told to end while the file is examined: it ends at once, status 0, and the
+    // examining child goes with it.
+    for way in ["SIGTERM", "quit", "end of input"] {
+        let mut engine = Engine::start(Some(plugins.path()));
+        engine.send("xboard");
+        engine.send("protover 2");
+        // The GUI is told the features are coming, long before the examination ends.
+        assert_eq!(engine.next_line(Duration::from_secs(5)).as_deref(), Some("feature done=0"), "{way}");
+        assert_eq!(examining(&library), 1, "{way}: the file should be under examination");
+        match way {
+            // SAFETY: sends SIGTERM to our own child.
+            "SIGTERM" => assert_eq!(unsafe { libc::kill(engine.pid() as libc::pid_t, libc::SIGTERM) }, 0),
+            "quit" => engine.send("quit"),
+            _ => engine.close_input(),
+        }
+        assert_eq!(engine.wait_exit(QUICKLY).map(|s| s.code()), Some(Some(0)), "{way}");
+        let deadline = std::time::Instant::now() + QUICKLY;
+        while examining(&library) > 0 && std::time::Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        assert_eq!(examining(&library), 0, "{way}: the examining child outlived the engine");
+    }
+
+    // A patient GUI gets the features once the examination has given up, with the
+    // file refused and why; the commands it sent meanwhile are answered in order.
+    let mut engine = Engine::start(Some(plugins.path()));
+    engine.send("xboard");
+    engine.send("protover 2");
+    engine.send("accepted debug");
+    engine.send("ping 1");
+    let said = engine.read_until(|l| l == "pong 1");
+    assert_eq!(said.first().map(String::as_str), Some("feature done=0"), "{said:?}");
+    let done = said.iter().position(|l| l == "feature done=1").expect("features end");
+    assert!(said[..done].iter().any(|l| l.starts_with("feature myname=")), "{said:?}");
+    let refusal = said[done..].iter().find(|l| l.contains("hangs.so")).unwrap_or_else(|| panic!("{said:?}"));
+    assert!(refusal.contains("did not finish within 10 s"), "{refusal}");
+    let home = engine.quit_keeping_home();
+    let cache = home.path().join(".cache/plugboard/plugin-verdicts.txt");
+    let written = fs::metadata(&cache).unwrap().modified().unwrap();
+
+    // The next start keeps that verdict: nothing examined, the file still refused.
+    let mut engine = Engine::start_at_home(home, Some(plugins.path()), &[]);
+    engine.send("xboard");
+    engine.send("protover 2");
+    engine.send("accepted debug");
+    engine.send("ping 2");
+    let said = engine.read_until(|l| l == "pong 2");
+    assert!(said.iter().any(|l| l.contains("hangs.so") && l.contains("did not finish")), "{said:?}");
+    assert_eq!(examining(&library), 0);
+    let home = engine.quit_keeping_home();
+    assert_eq!(fs::metadata(&cache).unwrap().modified().unwrap(), written, "the file was examined again");
+
+    // Rescan plugins, the user's own request, examines it again.
+    let mut engine = Engine::start_at_home(home, Some(plugins.path()), &[]);
+    engine.handshake();
+    engine.sync(3);
+    engine.send("option Rescan plugins");
+    let deadline = std::time::Instant::now() + QUICKLY;
+    while examining(&library) == 0 && std::time::Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert_eq!(examining(&library), 1, "Rescan plugins should examine the file again");
+}

@@ -4,7 +4,10 @@
 //! `--examine-plugin FILE`) that prints the plugin's description or why it is
 //! none; a child that crashes, exits or hangs means the file is refused with
 //! that reason. Verdicts are kept by path, size and modification time, so a
-//! start with known plugins spawns nothing.
+//! start with known plugins spawns nothing. A file refused because its child
+//! ran out of time is refused so at later starts too (a library whose load-time
+//! code hangs would otherwise cost every start the whole patience), and examined
+//! again when the user asks for a rescan.
 
 use std::{
     collections::HashMap,
@@ -59,9 +62,16 @@ pub fn examine_here(path: &Path) -> ExitCode {
 pub struct Examiner {
     program: Option<PathBuf>,
     cache_path: Option<PathBuf>,
-    cache: HashMap<Stamp, Verdict>,
+    cache: HashMap<Stamp, Kept>,
     /// Verdicts depend on the engine that gave them (its plugin API).
     engine_id: String,
+}
+
+/// A verdict kept, and whether it came from a child that ran out of time.
+#[derive(Debug, Clone)]
+struct Kept {
+    verdict: Verdict,
+    timed_out: bool,
 }
 
 /// A file as it was when examined.
@@ -104,23 +114,16 @@ impl Examiner {
                 batch.iter().map(|stamp| (*stamp, self.spawn(&stamp.path))).collect();
             let deadline = Instant::now() + PATIENCE;
             for (stamp, child) in started {
-                let (verdict, lasting) = match child {
+                let (verdict, timed_out) = match child {
                     Ok(child) => collect(child, deadline),
                     Err(why) => (Verdict::Refused(why), false),
                 };
                 tracing::info!(path = %stamp.path.display(), ?verdict, "plugin file examined");
-                fresh.push((stamp.clone(), verdict, lasting));
+                fresh.push((stamp.clone(), Kept { verdict, timed_out }));
             }
         }
         let examined = !fresh.is_empty();
-        let mut results: HashMap<Stamp, Verdict> = HashMap::new();
-        for (stamp, verdict, lasting) in fresh {
-            // A timeout on a loaded machine may not happen again: not kept.
-            if lasting {
-                self.cache.insert(stamp.clone(), verdict.clone());
-            }
-            results.insert(stamp, verdict);
-        }
+        self.cache.extend(fresh);
         if examined {
             self.save_cache();
         }
@@ -128,22 +131,24 @@ impl Examiner {
             .iter()
             .zip(&stamps)
             .map(|(path, stamp)| {
-                let verdict = stamp.as_ref().and_then(|stamp| results.get(stamp).or_else(|| self.cache.get(stamp)));
-                (path.clone(), verdict.cloned().unwrap_or_else(|| Verdict::Refused("it cannot be read".into())))
+                let verdict = stamp.as_ref().and_then(|stamp| self.cache.get(stamp)).map(|kept| kept.verdict.clone());
+                (path.clone(), verdict.unwrap_or_else(|| Verdict::Refused("it cannot be read".into())))
             })
             .collect()
     }
 
+    /// Files whose child ran out of time are examined again at the next scan (a
+    /// timeout on a loaded machine may not happen again).
+    pub fn forget_timeouts(&mut self) {
+        self.cache.retain(|_, kept| !kept.timed_out);
+    }
+
     fn spawn(&self, path: &Path) -> Result<Child, String> {
         let program = self.program.as_ref().ok_or("the engine cannot find its own program to examine it")?;
-        Command::new(program)
-            .arg(EXAMINE_FLAG)
-            .arg(path)
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .map_err(|e| format!("it could not be examined: {e}"))
+        let mut command = Command::new(program);
+        command.arg(EXAMINE_FLAG).arg(path).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+        end_with_parent(&mut command);
+        command.spawn().map_err(|e| format!("it could not be examined: {e}"))
     }
 
     fn load_cache(&mut self) {
@@ -155,20 +160,25 @@ impl Examiner {
             let fields: Vec<String> = line.split('\t').map(unescape).collect();
             let [tag, path, size, modified, engine] = fields.as_slice() else { continue };
             let Some(verdict) = read_verdict(&mut lines) else { break };
-            if tag != "file" || *engine != self.engine_id {
+            let timed_out = match tag.as_str() {
+                "file" => false,
+                "timeout" => true,
+                _ => continue,
+            };
+            if *engine != self.engine_id {
                 continue;
             }
             let (Ok(size), Ok(modified_ns)) = (size.parse(), modified.parse()) else { continue };
-            self.cache.insert(Stamp { path: PathBuf::from(path), size, modified_ns }, verdict);
+            self.cache.insert(Stamp { path: PathBuf::from(path), size, modified_ns }, Kept { verdict, timed_out });
         }
     }
 
     fn save_cache(&self) {
         let Some(path) = &self.cache_path else { return };
         let mut text = String::new();
-        for (stamp, verdict) in &self.cache {
+        for (stamp, Kept { verdict, timed_out }) in &self.cache {
             let fields = [
-                "file".to_owned(),
+                if *timed_out { "timeout" } else { "file" }.to_owned(),
                 stamp.path.display().to_string(),
                 stamp.size.to_string(),
                 stamp.modified_ns.to_string(),
@@ -198,8 +208,33 @@ impl Default for Examiner {
     }
 }
 
-/// Waits for a child's verdict until `deadline`; also whether the verdict is
-/// worth keeping (a timeout is not).
+/// A child whose library hangs must not outlive an engine that ended before its
+/// patience ran out (told to quit, say): Linux kills it with its parent.
+#[cfg(target_os = "linux")]
+fn end_with_parent(command: &mut Command) {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: between fork and exec the closure calls only async-signal-safe
+    // functions (prctl, getppid, _exit) and allocates nothing.
+    let parent = std::process::id() as libc::pid_t;
+    unsafe {
+        command.pre_exec(move || {
+            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            // The parent may have ended before the request took hold.
+            if libc::getppid() != parent {
+                libc::_exit(1);
+            }
+            Ok(())
+        });
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn end_with_parent(_command: &mut Command) {}
+
+/// Waits for a child's verdict until `deadline`; also whether the child ran out
+/// of time.
 fn collect(mut child: Child, deadline: Instant) -> (Verdict, bool) {
     let stdout = child.stdout.take();
     let stderr = child.stderr.take();
@@ -228,14 +263,15 @@ fn collect(mut child: Child, deadline: Instant) -> (Verdict, bool) {
     let Some(status) = status else {
         let _ = child.kill();
         let _ = child.wait();
-        let why = format!("loading it did not finish within {} s", PATIENCE.as_secs());
-        return (Verdict::Refused(why), false);
+        let why =
+            format!("loading it did not finish within {} s (examined again on Rescan plugins)", PATIENCE.as_secs());
+        return (Verdict::Refused(why), true);
     };
     let report = reader.join().unwrap_or_default();
     let errors = errors.join().unwrap_or_default();
     let first_error = String::from_utf8_lossy(&errors).lines().find(|l| !l.trim().is_empty()).map(str::to_owned);
     if report.len() as u64 > MAX_REPORT_BYTES {
-        return (Verdict::Refused("its description is too long".into()), true);
+        return (Verdict::Refused("its description is too long".into()), false);
     }
     let text = String::from_utf8_lossy(&report);
     let mut lines = text.lines();
@@ -243,10 +279,10 @@ fn collect(mut child: Child, deadline: Instant) -> (Verdict, bool) {
         && lines.next() == Some(HEADER)
         && let Some(verdict) = read_verdict(&mut lines)
     {
-        return (verdict, true);
+        return (verdict, false);
     }
     let detail = first_error.map(|e| format!(": {}", crate::protocol::reply::quote(e.trim()))).unwrap_or_default();
-    (Verdict::Refused(format!("loading it {}{detail}", ended_how(status))), true)
+    (Verdict::Refused(format!("loading it {}{detail}", ended_how(status))), false)
 }
 
 /// How a child that gave no verdict ended, for the refusal.

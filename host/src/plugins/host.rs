@@ -241,6 +241,9 @@ impl PluginHost {
                 Ok(OptionChange::Selection(kind))
             }
             Target::Rescan => {
+                if let Some(examiner) = &mut self.examiner {
+                    examiner.forget_timeouts();
+                }
                 self.scan();
                 Ok(OptionChange::Rescanned)
             }

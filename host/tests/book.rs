@@ -151,3 +151,37 @@ fn a_ponder_hit_in_the_book_plays_the_book_move() {
     assert_eq!(lines.last().map(String::as_str), Some("move g1f3"));
     assert!(lines.iter().any(|l| l.contains("\t(book Nf3")), "{lines:?}");
 }
+
+/// A Polyglot entry for the start position.
+fn start_entry(from: u16, to: u16, weight: u16) -> Vec<u8> {
+    const START_KEY: u64 = 0x463b_9618_1691_fc9c;
+    let mut bytes = START_KEY.to_be_bytes().to_vec();
+    bytes.extend(((from << 6) | to).to_be_bytes());
+    bytes.extend(weight.to_be_bytes());
+    bytes.extend(0u32.to_be_bytes());
+    bytes
+}
+
+#[test]
+fn a_move_listed_65538_times_outweighs_a_heavier_single_entry() {
+    // 65,538 entries of e4 at full weight sum past what 16 bits hold (wrapped, to
+    // 65,534), and d4's one entry of 65,535 must still be the lighter.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("heavy.bin");
+    let mut bytes: Vec<u8> = (0..65_538).flat_map(|_| start_entry(12, 28, u16::MAX)).collect();
+    bytes.extend(start_entry(11, 27, u16::MAX));
+    std::fs::write(&path, bytes).unwrap();
+
+    let mut engine = Engine::start(None);
+    engine.handshake();
+    engine.send(&format!("option Book file={}", path.display()));
+    engine.send("option Book choice=best");
+    engine.send("new");
+    engine.send("force");
+    engine.send("bk");
+    let rows: Vec<String> = engine.sync(1).into_iter().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(rows, [" e4      100.0%  (4295032830)", " d4        0.0%  (65535)", ""]);
+    engine.send("white");
+    engine.send("go");
+    assert_eq!(engine.expect_move(), "e2e4");
+}

@@ -191,7 +191,16 @@ fn check_size(path: &Path, size: u64) -> Result<(), String> {
     Ok(())
 }
 
-/// The entries for `key` of a sorted book on disk, read a few at a time.
+/// Entries of one position read from disk at once, once the run is found.
+const DISK_CHUNK: u64 = 4096;
+/// A position has a few dozen moves, each in one entry in a book made by a
+/// Polyglot maker; books merged by hand may list a move many times. A run
+/// longer than this (16 MiB of entries) is a damaged book, not a reason to read
+/// gigabytes at move time.
+const MAX_RUN: u64 = 1 << 20;
+
+/// The entries for `key` of a sorted book on disk: a binary search, then the
+/// run read in chunks.
 fn disk_entries(file: &File, count: u64, key: u64) -> std::io::Result<Vec<Entry>> {
     let read = |index: u64| -> std::io::Result<Entry> {
         let mut bytes = [0; ENTRY_SIZE];
@@ -209,15 +218,24 @@ fn disk_entries(file: &File, count: u64, key: u64) -> std::io::Result<Vec<Entry>
         }
     }
     let mut found = Vec::new();
-    // A position has a few dozen moves at most; a run longer than this is a
-    // damaged book, not a reason to read gigabytes.
-    const MAX_RUN: usize = 1024;
-    for index in low..count {
-        let entry = read(index)?;
-        if entry.key != key || found.len() == MAX_RUN {
-            break;
+    let end = count.min(low.saturating_add(MAX_RUN));
+    let mut chunk = vec![0; DISK_CHUNK as usize * ENTRY_SIZE];
+    let mut index = low;
+    while index < end {
+        let entries = (end - index).min(DISK_CHUNK);
+        let bytes = &mut chunk[..entries as usize * ENTRY_SIZE];
+        read_exact_at(file, bytes, index * ENTRY_SIZE as u64)?;
+        for raw in bytes.chunks_exact(ENTRY_SIZE) {
+            let entry = Entry::from_bytes(raw.try_into().expect("a whole entry"));
+            if entry.key != key {
+                return Ok(found);
+            }
+            found.push(entry);
         }
-        found.push(entry);
+        index += entries;
+    }
+    if index == low.saturating_add(MAX_RUN) && index < count && read(index)?.key == key {
+        tracing::warn!(key = format!("{key:016x}"), "a book position with over {MAX_RUN} entries: the rest unread");
     }
     Ok(found)
 }
@@ -340,25 +358,30 @@ mod tests {
         }
     }
 
-    /// Entries for one position, each of the given weight, as `e2e4`.
-    fn heavy_book(key: u64, count: usize, weight: u16) -> Vec<u8> {
+    /// Entries for one position: `count` of e2e4 with `weight` each, then one d2d4.
+    fn heavy_book(key: u64, count: usize, weight: u16, d4_weight: u16) -> Vec<u8> {
         let e4 = Entry { key, raw_move: (12 << 6) | 28, weight, learn: 0 };
-        let d4 = Entry { key, raw_move: (11 << 6) | 27, weight: 1000, learn: 0 };
+        let d4 = Entry { key, raw_move: (11 << 6) | 27, weight: d4_weight, learn: 0 };
         let mut bytes: Vec<u8> = std::iter::repeat_n(e4, count).flat_map(|e| e.to_bytes()).collect();
         bytes.extend(d4.to_bytes());
         bytes
     }
 
-    #[test]
-    fn weights_of_many_entries_add_up_without_wrapping() {
+    /// 65,538 entries of e4 at full weight: a sum that 16 bits wrap to 65,534,
+    /// below d4's single 65,535.
+    fn assert_heavy_moves_add_up(book: &Book) {
         let start = Chess::default();
-        let bytes = heavy_book(polyglot::start_key(), 65_538, u16::MAX);
-        let book = Book::from_bytes(Path::new("heavy.bin"), &bytes).unwrap();
         let moves = sans(&start, &book.moves(&start));
-        assert_eq!(moves, [("e4".to_owned(), 65_538 * 65_535), ("d4".to_owned(), 1000)]);
+        assert_eq!(moves, [("e4".to_owned(), 65_538 * 65_535), ("d4".to_owned(), 65_535)]);
         assert_eq!(San::from_move(&start, book.choose(&start, Choice::Best, 0.5).unwrap().m).to_string(), "e4");
         let rows = listing(&start, &book.moves(&start));
-        assert!(rows[0].starts_with("e4      100.0%  ("), "{rows:?}");
+        assert_eq!(rows, ["e4      100.0%  (4295032830)", "d4        0.0%  (65535)"]);
+    }
+
+    #[test]
+    fn weights_of_many_entries_add_up_without_wrapping() {
+        let bytes = heavy_book(polyglot::start_key(), 65_538, u16::MAX, u16::MAX);
+        assert_heavy_moves_add_up(&Book::from_bytes(Path::new("heavy.bin"), &bytes).unwrap());
     }
 
     #[test]
@@ -373,7 +396,7 @@ mod tests {
         for k in 0..per_side as u64 {
             bytes.extend(filler(k));
         }
-        bytes.extend(heavy_book(key, 1, 7));
+        bytes.extend(heavy_book(key, 1, 7, 1000));
         for k in 0..per_side as u64 {
             bytes.extend(filler(u64::MAX - per_side as u64 + k));
         }
@@ -384,6 +407,21 @@ mod tests {
         let start = Chess::default();
         assert_eq!(sans(&start, &book.moves(&start)), [("d4".to_owned(), 1000), ("e4".to_owned(), 7)]);
         assert!(book.moves(&play(&["e4"])).is_empty());
+    }
+
+    #[test]
+    fn many_entries_of_a_big_book_on_disk_add_up() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("big-heavy.bin");
+        let key = polyglot::start_key();
+        let filler = |k: u64| Entry { key: k, raw_move: 1, weight: 1, learn: 0 }.to_bytes();
+        let mut bytes: Vec<u8> = (0..(IN_MEMORY_BYTES as usize / ENTRY_SIZE) as u64).flat_map(filler).collect();
+        bytes.extend(heavy_book(key, 65_538, u16::MAX, u16::MAX));
+        bytes.extend(filler(u64::MAX));
+        std::fs::write(&path, &bytes).unwrap();
+        let book = Book::open(&path).unwrap();
+        assert!(matches!(book.entries, Entries::Disk { .. }));
+        assert_heavy_moves_add_up(&book);
     }
 
     #[test]

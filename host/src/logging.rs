@@ -220,8 +220,30 @@ fn is_daily_file_name(name: &str) -> bool {
         && bytes.iter().enumerate().all(|(i, b)| if i == 4 || i == 7 { *b == b'-' } else { b.is_ascii_digit() })
 }
 
+/// Whether the file at `path` starts as every file of the engine's log does: with
+/// a line stamped `YYYY-MM-DDTHH:MM:SS.ffffffZ`. A user's own file that merely has
+/// the name of one of ours does not.
+fn written_by_us(path: &Path) -> bool {
+    let Ok(file) = crate::files::open_regular(path) else { return false };
+    let mut start = Vec::with_capacity(40);
+    if io::Read::read_to_end(&mut io::Read::take(file, 40), &mut start).is_err() {
+        return false;
+    }
+    let shape = b"dddd-dd-ddTdd:dd:dd.";
+    if start.len() < shape.len() + 3 {
+        return false;
+    }
+    let stamped = shape.iter().zip(&start).all(|(want, got)| match want {
+        b'd' => got.is_ascii_digit(),
+        _ => want == got,
+    });
+    let fraction = start[shape.len()..].iter().take_while(|b| b.is_ascii_digit()).count();
+    stamped && fraction > 0 && start[shape.len() + fraction..].starts_with(b"Z ")
+}
+
 /// Removes the oldest of the engine's own daily files beyond `kept`. Nothing
-/// else in the folder is touched: not a file named almost like ours, not a link.
+/// else in the folder is touched: not a file named almost like ours, not a link,
+/// not a file named exactly like ours that the engine did not write.
 pub fn prune(folder: &Path, kept: usize) {
     let Ok(entries) = std::fs::read_dir(folder) else { return };
     let mut ours: Vec<PathBuf> = entries
@@ -229,6 +251,7 @@ pub fn prune(folder: &Path, kept: usize) {
         .filter(|entry| entry.file_name().to_str().is_some_and(is_daily_file_name))
         .filter(|entry| std::fs::symlink_metadata(entry.path()).is_ok_and(|m| m.file_type().is_file()))
         .map(|entry| entry.path())
+        .filter(|path| written_by_us(path))
         .collect();
     // The dates sort as the names do.
     ours.sort();
@@ -287,9 +310,20 @@ mod tests {
     fn pruning_removes_only_the_oldest_of_our_own_files() {
         let dir = tempfile::tempdir().unwrap();
         let names = ["plugboard.2026-11-20.log", "plugboard.2026-11-21.log", "plugboard.2026-11-22.log"];
-        let others = ["plugboard.changelog", "plugboard-backup.log", "plugboard_catalog", "notes.txt"];
-        for name in names.iter().chain(&others) {
-            std::fs::write(dir.path().join(name), "x").unwrap();
+        // The last is named as ours would be, but the engine did not write it.
+        let others = [
+            "plugboard.changelog",
+            "plugboard-backup.log",
+            "plugboard_catalog",
+            "notes.txt",
+            "plugboard.2026-11-19.log",
+        ];
+        for name in names {
+            let line = format!("{}T23:59:59.999999Z  INFO plugboard: plugboard starting\n", &name[10..20]);
+            std::fs::write(dir.path().join(name), line).unwrap();
+        }
+        for name in others {
+            std::fs::write(dir.path().join(name), "2026-11-19: my own notes\n").unwrap();
         }
         prune(dir.path(), 1);
         let mut left: Vec<String> =

@@ -306,3 +306,32 @@ fn bk_lists_every_move_with_the_tables_result() {
     assert!(rows[0].contains(" draw"), "{rows:?}");
     assert!(rows.iter().any(|r| r.starts_with(" Ra3 ") && r.contains(" loss  DTZ ")), "{rows:?}");
 }
+
+#[test]
+fn seventy_two_broken_tables_are_one_message_and_a_missing_folder_none() {
+    let dir = tempfile::tempdir().unwrap();
+    // Table names, sizes no table can have.
+    let names: Vec<String> = (0..72).map(|n| format!("K{}vK{n:02}.rtbw", ["Q", "R", "B", "N"][n % 4])).collect();
+    for name in &names {
+        std::fs::write(dir.path().join(name), [0u8; 17]).unwrap();
+    }
+    let mut engine = Engine::start(None);
+    engine.handshake();
+    // Debian's xboard sends its default folder to every engine; none there is normal.
+    engine.send("egtpath syzygy /no/such/folder/EGT/Syzygy");
+    let said = engine.sync(1);
+    assert!(!said.iter().any(|l| l.starts_with("telluser") || l.starts_with("tellusererror")), "{said:?}");
+
+    engine.send(&format!("egtpath syzygy {}", dir.path().display()));
+    let said = engine.sync(2);
+    let told: Vec<&String> = said.iter().filter(|l| l.starts_with("tell")).collect();
+    assert_eq!(told.len(), 1, "{said:?}");
+    assert!(told[0].starts_with("telluser Syzygy tablebases: 72 tables could not be used: "), "{told:?}");
+    let mut sorted = names.clone();
+    sorted.sort();
+    for first in &sorted[..3] {
+        assert!(told[0].contains(first.trim_end_matches(".rtbw")), "{first} not named: {told:?}");
+    }
+    assert!(told[0].ends_with("and 69 more (all named in the log)"), "{told:?}");
+    assert!(told[0].len() < 600, "{}", told[0]);
+}

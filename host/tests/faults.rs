@@ -233,3 +233,30 @@ fn the_plugin_folder_option_adds_a_folder() {
         lines.join("\n")
     );
 }
+
+#[test]
+fn a_plugins_panic_is_in_the_log_with_its_message_and_place() {
+    let folder = plugin_folder(&[("faulty_eval_panic", "panicky.so")]);
+    let logs = tempfile::tempdir().unwrap();
+    let mut engine = Engine::start_with_args(Some(folder.path()), &["--log-dir", logs.path().to_str().unwrap()]);
+    engine.handshake();
+    engine.send("option Evaluation=panicky");
+    engine.send("new");
+    engine.send("sd 2");
+    engine.send("go");
+    engine.read_until(|l| l.starts_with("tellusererror"));
+    engine.expect_move();
+    engine.send("quit");
+    engine.wait_exit(Duration::from_secs(5));
+    let log: String = std::fs::read_dir(logs.path())
+        .unwrap()
+        .filter_map(Result::ok)
+        .map(|e| std::fs::read_to_string(e.path()).unwrap_or_default())
+        .collect();
+    let place = "this evaluation always panics (at tests/plugins/eval-panic/src/lib.rs:";
+    // Not only the protocol line that carried the tellusererror: the engine's own record.
+    assert!(
+        log.lines().any(|l| l.contains(place) && !l.contains("> tellusererror")),
+        "the panic is not in the log:\n{log}"
+    );
+}

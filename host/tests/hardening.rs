@@ -261,11 +261,22 @@ fn a_fifo_named_like_the_log_is_refused_and_the_engine_plays_on() {
 #[test]
 fn log_pruning_removes_only_the_engines_own_files() {
     let logs = tempfile::tempdir().unwrap();
-    let users = ["plugboard.changelog", "plugboard-backup.log", "plugboard_catalog", "plugboard.log"];
+    // The last is named as the engine's own files are, but the engine did not write it.
+    let users = [
+        "plugboard.changelog",
+        "plugboard-backup.log",
+        "plugboard_catalog",
+        "plugboard.log",
+        "plugboard.2019-12-31.log",
+    ];
     for name in users {
         fs::write(logs.path().join(name), "the user's").unwrap();
     }
-    fs::write(logs.path().join("plugboard.2020-01-01.log"), "an old log of ours").unwrap();
+    fs::write(
+        logs.path().join("plugboard.2020-01-01.log"),
+        "2020-01-01T10:00:00.123456Z  INFO plugboard: plugboard starting version=\"0.1.0\"\n",
+    )
+    .unwrap();
     let mut engine = Engine::start(None);
     engine.handshake();
     engine.send(&format!("option Log folder={}", logs.path().display()));
@@ -326,7 +337,8 @@ fn sigterm_ends_a_stuck_engine_with_status_0() {
 
 #[test]
 fn an_overlong_line_is_answered_by_a_short_error() {
-    let mut engine = Engine::start(None);
+    let logs = tempfile::tempdir().unwrap();
+    let mut engine = Engine::start_with_args(None, &["--log-dir", logs.path().to_str().unwrap()]);
     engine.handshake();
     let long = "x".repeat(50 << 20);
     engine.send(&long);
@@ -334,6 +346,13 @@ fn an_overlong_line_is_answered_by_a_short_error() {
     assert_eq!(said.len(), 1, "{:?}", said.iter().map(|l| &l[..l.len().min(100)]).collect::<Vec<_>>());
     assert!(said[0].starts_with("Error (line too long): xxx") && said[0].len() < 400, "{}", &said[0][..100]);
     assert!(said[0].ends_with(&format!("({} bytes in all)", 50 << 20)), "{}", said[0]);
+    engine.send("quit");
+    assert_eq!(engine.wait_exit(QUICKLY).map(|s| s.code()), Some(Some(0)));
+    // The log quotes the line as briefly as the reply does.
+    let log = log_text(logs.path());
+    assert!(log.len() < 64 * 1024, "the log holds {} bytes", log.len());
+    assert!(log.lines().any(|l| l.contains("line too long") || l.contains("overlong")), "{log}");
+    assert!(!log.lines().any(|l| l.len() > 1000), "a log line of over 1000 bytes");
 }
 
 #[test]

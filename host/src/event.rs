@@ -42,6 +42,8 @@ pub enum Event {
         paths: String,
         loaded: std::sync::Arc<LoadedTables>,
     },
+    /// Plugin files that took long to examine have been examined.
+    PluginsExamined(std::sync::Arc<ExaminedPlugins>),
     /// SIGINT: never fatal; moves now when thinking.
     Interrupt,
     /// SIGTERM: leave cleanly.
@@ -72,5 +74,14 @@ pub struct LoadedTables(pub std::sync::Mutex<Option<(crate::tablebases::Tablebas
 impl std::fmt::Debug for LoadedTables {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("LoadedTables")
+    }
+}
+
+/// A plugin scan's findings, made off the session's thread, handed over once.
+pub struct ExaminedPlugins(pub std::sync::Mutex<Option<crate::plugins::Examined>>);
+
+impl std::fmt::Debug for ExaminedPlugins {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ExaminedPlugins")
     }
 }

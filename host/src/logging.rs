@@ -246,12 +246,14 @@ fn written_by_us(path: &Path) -> bool {
 /// not a file named exactly like ours that the engine did not write.
 pub fn prune(folder: &Path, kept: usize) {
     let Ok(entries) = std::fs::read_dir(folder) else { return };
+    let today = daily_file_name(days_since_epoch());
     let mut ours: Vec<PathBuf> = entries
         .filter_map(Result::ok)
         .filter(|entry| entry.file_name().to_str().is_some_and(is_daily_file_name))
         .filter(|entry| std::fs::symlink_metadata(entry.path()).is_ok_and(|m| m.file_type().is_file()))
         .map(|entry| entry.path())
-        .filter(|path| written_by_us(path))
+        // Today's file is the one being written, maybe not yet started.
+        .filter(|path| path.file_name() == Some(today.as_ref()) || written_by_us(path))
         .collect();
     // The dates sort as the names do.
     ours.sort();

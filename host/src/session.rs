@@ -18,14 +18,14 @@ use crate::{
     book::{self, Book},
     clock::{Budget, Clock},
     edit::{Edit, EditStep},
-    event::{Event, LoadedTables, Progress},
+    event::{Event, ExaminedPlugins, LoadedTables, Progress},
     files,
     game::{self, Game},
     host_options::{self, HostOptions},
     ics::{self, Ics, Judged, Limits, Summary, Verdict},
     known_moves::{self, Advice, BookUse, KnownMove},
     logging::Logging,
-    plugins::{Kind, OptionChange, Origin, PluginHost},
+    plugins::{Examined, Kind, OptionChange, Origin, PluginHost},
     protocol::{
         Command, Reply,
         features::{self, Negotiated},
@@ -62,6 +62,10 @@ const MAX_NPS: u64 = 50_000_000;
 const BOOK_PATIENCE: std::time::Duration = std::time::Duration::from_millis(300);
 /// How long opening the tablebases may hold the engine before it goes on without them.
 const TABLES_PATIENCE: std::time::Duration = std::time::Duration::from_secs(1);
+/// How long examining plugin files may hold the engine before it goes on and
+/// takes in the findings when they arrive (a library whose load-time code hangs
+/// holds its examination for [`crate::plugins::examine::PATIENCE`]).
+const SCAN_PATIENCE: std::time::Duration = std::time::Duration::from_secs(1);
 /// Below this much time left, a failed search is not retried: the best move known is played.
 const RETRY_MIN_MS: u64 = 20;
 
@@ -300,6 +304,11 @@ impl Session {
                 }
             }
             Event::BookOpened { generation, result } => self.book_opened(generation, result),
+            Event::PluginsExamined(examined) => {
+                if let Some(examined) = examined.0.lock().ok().and_then(|mut slot| slot.take()) {
+                    self.scan_finished(examined);
+                }
+            }
             Event::TablesLoaded { generation, paths, loaded } => {
                 let taken = loaded.0.lock().ok().and_then(|mut slot| slot.take());
                 if let Some((tables, problems)) = taken
@@ -830,14 +839,37 @@ impl Session {
                     self.restart_analysis();
                 }
             }
-            Some(Ok(OptionChange::Rescanned)) => {
-                let refused = self.report_scan();
-                if !refused.is_empty() {
-                    self.reply(Reply::TellUser(format!("Plugins refused: {}", refused.join("; "))));
-                }
-                self.readvertise_options();
+            Some(Ok(OptionChange::ScanNeeded)) => self.rescan(),
+        }
+    }
+
+    /// Scans the plugin folders again. Unknown files are examined in child
+    /// processes, which may take seconds, on a thread of its own: a scan slower
+    /// than a moment is taken in, and the menu re-advertised, when it ends.
+    fn rescan(&mut self) {
+        let work = self.plugins.begin_scan();
+        match files::off_thread("plugin-scan", SCAN_PATIENCE, move || work.run()) {
+            Ok(examined) => self.scan_finished(examined),
+            Err(later) => {
+                self.debug("plugin files are still being examined; the menu follows once they are".to_owned());
+                let inbox = self.inbox.clone();
+                let _ = std::thread::Builder::new().name("plugin-scan-wait".into()).spawn(move || {
+                    if let Ok(examined) = later.recv() {
+                        let examined = Arc::new(ExaminedPlugins(std::sync::Mutex::new(Some(examined))));
+                        let _ = inbox.send(Event::PluginsExamined(examined));
+                    }
+                });
             }
         }
+    }
+
+    fn scan_finished(&mut self, examined: Examined) {
+        self.plugins.finish_scan(examined);
+        let refused = self.report_scan();
+        if !refused.is_empty() {
+            self.reply(Reply::TellUser(format!("Plugins refused: {}", refused.join("; "))));
+        }
+        self.readvertise_options();
     }
 
     /// Applies the `Log folder` and `Log files` options.

@@ -466,4 +466,15 @@ fn a_library_that_hangs_at_load_never_holds_the_engine_and_costs_one_start() {
         std::thread::sleep(Duration::from_millis(20));
     }
     assert_eq!(examining(&library), 1, "Rescan plugins should examine the file again");
+    // Meanwhile the engine answers, and plays.
+    engine.send("new");
+    engine.send("sd 2");
+    engine.send("go");
+    engine.expect_move();
+    engine.sync(4);
+    assert_eq!(examining(&library), 1, "the examination should still be under way");
+    // When it gives up, the user hears of the refusal.
+    let told = engine.read_until(|l| l.starts_with("telluser Plugins refused"));
+    let told = told.last().unwrap();
+    assert!(told.contains("hangs.so") && told.contains("did not finish within 10 s"), "{told}");
 }

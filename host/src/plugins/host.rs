@@ -9,7 +9,7 @@ use plugboard_plugin_api::{EvaluatorSource, OptionKind, OptionSpec, SearchModule
 use super::{
     Kind, Origin, Plugin, Registry,
     discovery::{self, Folder},
-    examine::Examiner,
+    examine::{Examiner, Verdict},
     registry::{Refusal, ScanReport},
 };
 use crate::protocol::options;
@@ -24,8 +24,36 @@ pub enum OptionChange {
     Value,
     /// The chosen plugin of this kind changed (or the choices did): options must be re-advertised.
     Selection(Kind),
-    /// Plugins were (re)scanned: options must be re-advertised.
-    Rescanned,
+    /// The plugin folders must be scanned again ([`PluginHost::begin_scan`]):
+    /// a rescan was asked for, or the folders changed.
+    ScanNeeded,
+}
+
+/// A scan's slow part, examining unknown files in child processes, which may
+/// take seconds: it runs wherever the caller likes, and
+/// [`PluginHost::finish_scan`] takes in what it found.
+pub struct ScanWork {
+    paths: Vec<PathBuf>,
+    examiner: Examiner,
+}
+
+impl ScanWork {
+    pub fn run(mut self) -> Examined {
+        let verdicts = self.examiner.examine(&self.paths);
+        Examined { examiner: self.examiner, verdicts }
+    }
+}
+
+/// What a [`ScanWork`] found.
+pub struct Examined {
+    examiner: Examiner,
+    verdicts: Vec<(PathBuf, Verdict)>,
+}
+
+impl std::fmt::Debug for Examined {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Examined({} files)", self.verdicts.len())
+    }
 }
 
 /// Where an advertised option's value goes.
@@ -84,12 +112,27 @@ impl PluginHost {
     /// Finds new and changed plugin files (examined out of process), then loads
     /// the chosen plugins into the engine; the report names every file refused.
     pub fn scan(&mut self) -> ScanReport {
+        let work = self.begin_scan();
+        self.finish_scan(work.run())
+    }
+
+    /// A scan's first part: which files need examining (folders are listed, no
+    /// file is opened), and the examiner to do it.
+    pub fn begin_scan(&mut self) -> ScanWork {
         let folders = self.folders();
         for folder in &folders {
             tracing::debug!(folder = %folder.path.display(), "scanning for plugins");
         }
-        let examiner = self.examiner.get_or_insert_with(Examiner::new);
-        let mut report = self.registry.scan(&folders, examiner);
+        let examiner = self.examiner.take().unwrap_or_default();
+        ScanWork { paths: self.registry.unexamined(&folders), examiner }
+    }
+
+    /// A scan's last part: the files examined join the registry, and the chosen
+    /// plugins are loaded into the engine.
+    pub fn finish_scan(&mut self, examined: Examined) -> ScanReport {
+        let Examined { examiner, verdicts } = examined;
+        self.examiner = Some(examiner);
+        let mut report = self.registry.take_verdicts(verdicts);
         for kind in [Kind::Search, Kind::Eval] {
             if let Err(refusal) = self.activate(kind) {
                 report.refused.push(refusal);
@@ -244,13 +287,11 @@ impl PluginHost {
                 if let Some(examiner) = &mut self.examiner {
                     examiner.forget_timeouts();
                 }
-                self.scan();
-                Ok(OptionChange::Rescanned)
+                Ok(OptionChange::ScanNeeded)
             }
             Target::Folder => {
                 self.folder_option = value;
-                self.scan();
-                Ok(OptionChange::Rescanned)
+                Ok(OptionChange::ScanNeeded)
             }
             Target::Plugin { kind, plugin, option } => {
                 let applied = self.apply(kind, &plugin, &option, &value);

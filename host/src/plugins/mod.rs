@@ -6,5 +6,5 @@ pub mod host;
 pub mod loader;
 pub mod registry;
 
-pub use host::{OptionChange, PluginHost};
+pub use host::{Examined, OptionChange, PluginHost, ScanWork};
 pub use registry::{Kind, Origin, Plugin, Registry};

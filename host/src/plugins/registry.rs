@@ -172,7 +172,13 @@ impl Registry {
     /// Finds the libraries in `folders` that are new or changed since the last
     /// scan and has `examiner` describe them; none is mapped into the engine.
     pub fn scan(&mut self, folders: &[Folder], examiner: &mut Examiner) -> ScanReport {
-        let mut report = ScanReport::default();
+        let paths = self.unexamined(folders);
+        self.take_verdicts(examiner.examine(&paths))
+    }
+
+    /// The libraries in `folders` that are new or changed since they were examined.
+    /// Only folders are listed and files' metadata read: no file is opened.
+    pub fn unexamined(&self, folders: &[Folder]) -> Vec<PathBuf> {
         let mut paths: Vec<PathBuf> = Vec::new();
         for folder in folders {
             for path in discovery::candidates(folder) {
@@ -184,7 +190,14 @@ impl Registry {
                 paths.push(path);
             }
         }
-        for (path, verdict) in examiner.examine(&paths) {
+        paths
+    }
+
+    /// Takes in what examining the files found: the plugins among them join the
+    /// registry, and the rest are the refusals of this scan.
+    pub fn take_verdicts(&mut self, verdicts: Vec<(PathBuf, Verdict)>) -> ScanReport {
+        let mut report = ScanReport::default();
+        for (path, verdict) in verdicts {
             self.consider(&path, verdict, &mut report);
         }
         self.refused = report.refused.clone();

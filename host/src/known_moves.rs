@@ -1,7 +1,7 @@
 //! Moves the engine knows without searching: the opening book's and, in endgames
 //! the tables cover, the tablebases'. The session asks before each search.
 
-use shakmaty::{CastlingMode, Move, Position, san::SanPlus};
+use shakmaty::{CastlingMode, Chess, Move, Position, san::SanPlus};
 
 use crate::{
     book::{self, Book},
@@ -42,6 +42,20 @@ pub enum Advice {
     /// A drawn tablebase position: search, but only among the moves that keep the draw.
     SearchAmong(Vec<Move>),
     Search,
+}
+
+/// The rows of `bk` for `position`: the book's moves, else the tablebases'
+/// verdict on every move; none when neither knows the position.
+pub fn listing(position: Option<&Chess>, book: Option<&Book>, tablebases: Option<&Tablebases>) -> Vec<String> {
+    let Some(position) = position else { return Vec::new() };
+    let rows = book.map(|book| book::listing(position, &book.moves(position))).unwrap_or_default();
+    if !rows.is_empty() {
+        return rows;
+    }
+    tablebases
+        .and_then(|tb| tb.listing(position))
+        .map(|lines| lines.iter().map(|line| line.trim_start().to_owned()).collect())
+        .unwrap_or_default()
 }
 
 /// What to do in the current position of `game`; `draw` in 0..1 picks a weighted book move.

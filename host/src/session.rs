@@ -15,7 +15,7 @@ use plugboard_plugin_api::{
 use shakmaty::{CastlingMode, Color, Position, san::San};
 
 use crate::{
-    book::{self, Book},
+    book::Book,
     clock::{Budget, Clock},
     edit::{Edit, EditStep},
     event::{Event, ExaminedPlugins, LoadedTables, Progress},
@@ -62,6 +62,11 @@ const MAX_NPS: u64 = 50_000_000;
 const BOOK_PATIENCE: std::time::Duration = std::time::Duration::from_millis(300);
 /// How long opening the tablebases may hold the engine before it goes on without them.
 const TABLES_PATIENCE: std::time::Duration = std::time::Duration::from_secs(1);
+/// How long the book and the tablebases may take to answer (they read their
+/// files to) before the engine searches, or lists, without them.
+const KNOWLEDGE_PATIENCE: std::time::Duration = std::time::Duration::from_millis(500);
+/// How long reading the saved settings may hold the start-up.
+const SETTINGS_PATIENCE: std::time::Duration = std::time::Duration::from_secs(2);
 /// How long examining plugin files may hold the engine before it goes on and
 /// takes in the findings when they arrive (a library whose load-time code hangs
 /// holds its examination for [`crate::plugins::examine::PATIENCE`]).
@@ -902,7 +907,10 @@ impl Session {
     /// Applies the saved settings at start-up; what no longer applies is logged and skipped.
     fn load_settings(&mut self) {
         let Some(path) = self.settings_path.clone() else { return };
-        let saved = match settings::load(&path) {
+        // Off the thread that answers the GUI, as every file the engine reads.
+        let read = files::off_thread("settings", SETTINGS_PATIENCE, move || settings::load(&path));
+        let read = read.unwrap_or_else(|_| Err("reading them took too long".to_owned()));
+        let saved = match read {
             Ok(saved) => saved,
             Err(why) => {
                 tracing::warn!(%why, "saved settings not applied");
@@ -1183,7 +1191,16 @@ impl Session {
             choice: self.host_options.book_choice,
         };
         let draw = self.next_book_draw();
-        let advice = known_moves::advise(&self.game, self.book.as_deref(), book_use, self.tablebases.as_deref(), draw);
+        // Books on disk and tablebases read their files to answer: off the thread
+        // that answers the GUI, so a stalled disk costs the known move, not the game.
+        let (game, book, tables) = (self.game.clone(), self.book.clone(), self.tablebases.clone());
+        let asked = files::off_thread("known-moves", KNOWLEDGE_PATIENCE, move || {
+            known_moves::advise(&game, book.as_deref(), book_use, tables.as_deref(), draw)
+        });
+        let advice = asked.unwrap_or_else(|_| {
+            tracing::warn!("the book and the tablebases did not answer in time; searching without them");
+            Advice::Search
+        });
         if let Some(why) = self.tablebases.as_ref().and_then(|tables| tables.take_failure()) {
             self.reply(Reply::TellUser(format!("Syzygy tablebases: {why}; the search plays on without that table")));
         }
@@ -1264,17 +1281,14 @@ impl Session {
 
     /// `bk`: the book's moves here, else the tablebases' verdict on every move.
     fn book_listing(&mut self) {
-        let mut rows = Vec::new();
-        if let Some(position) = self.game.orthodox_position() {
-            if let Some(book) = self.book.as_ref().filter(|_| self.game.castling_mode() == CastlingMode::Standard) {
-                rows = book::listing(position, &book.moves(position));
-            }
-            if rows.is_empty()
-                && let Some(lines) = self.tablebases.as_ref().and_then(|tb| tb.listing(position))
-            {
-                rows = lines.iter().map(|line| line.trim_start().to_owned()).collect();
-            }
-        }
+        let position = self.game.orthodox_position().cloned();
+        let standard = self.game.castling_mode() == CastlingMode::Standard;
+        let (book, tables) = (self.book.clone(), self.tablebases.clone());
+        let listed = files::off_thread("bk", KNOWLEDGE_PATIENCE, move || {
+            known_moves::listing(position.as_ref(), book.as_deref().filter(|_| standard), tables.as_deref())
+        });
+        let mut rows =
+            listed.unwrap_or_else(|_| vec!["The book and the tablebases did not answer in time.".to_owned()]);
         if rows.is_empty() {
             rows.push(match (&self.book, &self.tablebases) {
                 (None, None) => "No opening book is loaded.".to_owned(),

@@ -53,7 +53,8 @@ fn protocol_lines_are_logged_with_time_and_direction_in_daily_files() {
 fn old_log_files_are_deleted_beyond_the_count_kept() {
     let dir = tempfile::tempdir().unwrap();
     for day in 1..=10 {
-        fs::write(dir.path().join(format!("plugboard.2026-01-{day:02}.log")), "old\n").unwrap();
+        let line = format!("2026-01-{day:02}T08:00:00.000001Z  INFO plugboard: plugboard starting\n");
+        fs::write(dir.path().join(format!("plugboard.2026-01-{day:02}.log")), line).unwrap();
     }
     fs::write(dir.path().join("notes.txt"), "not a log\n").unwrap();
     let mut engine = Engine::start_with_args(None, &["--log-dir", dir.path().to_str().unwrap(), "--log-files", "3"]);

@@ -34,13 +34,15 @@ pub enum OptionChange {
 /// [`PluginHost::finish_scan`] takes in what it found.
 pub struct ScanWork {
     paths: Vec<PathBuf>,
-    examiner: Examiner,
+    /// Made where the work runs when there is none yet: it reads the cache of verdicts.
+    examiner: Option<Examiner>,
 }
 
 impl ScanWork {
-    pub fn run(mut self) -> Examined {
-        let verdicts = self.examiner.examine(&self.paths);
-        Examined { examiner: self.examiner, verdicts }
+    pub fn run(self) -> Examined {
+        let mut examiner = self.examiner.unwrap_or_default();
+        let verdicts = examiner.examine(&self.paths);
+        Examined { examiner, verdicts }
     }
 }
 
@@ -123,8 +125,7 @@ impl PluginHost {
         for folder in &folders {
             tracing::debug!(folder = %folder.path.display(), "scanning for plugins");
         }
-        let examiner = self.examiner.take().unwrap_or_default();
-        ScanWork { paths: self.registry.unexamined(&folders), examiner }
+        ScanWork { paths: self.registry.unexamined(&folders), examiner: self.examiner.take() }
     }
 
     /// A scan's last part: the files examined join the registry, and the chosen

@@ -250,7 +250,14 @@ impl Registry {
         if plugin.is_loaded() {
             return Ok(());
         }
-        let loaded = match loader::load(&path) {
+        // Off the thread that answers the GUI: a library of hundreds of megabytes on
+        // a slow disk, or load-time code slower than it was when examined.
+        let owned = path.clone();
+        let loaded = crate::files::off_thread("plugin-load", super::examine::PATIENCE, move || loader::load(&owned))
+            .unwrap_or_else(|_| {
+                Err(format!("loading it did not finish within {} s", super::examine::PATIENCE.as_secs()))
+            });
+        let loaded = match loaded {
             Ok(Loaded::Search(module, info)) if kind == Kind::Search => Ok((Module::Search(module), info)),
             Ok(Loaded::Eval(module, info)) if kind == Kind::Eval => Ok((Module::Eval(module), info)),
             Ok(_) => Err(format!("{} is no longer a {kind} plugin", path.display())),

@@ -86,8 +86,12 @@ def main():
             check(pv and result.info.get("depth", 0) > 0, f"move {result.move} reported with the info {result.info}")
             checked += 1
             board.push(result.move)
-            reply = next(iter(board.legal_moves))
-            board.push(reply)
+            # The replies are the first legal move, which a search can mate in a
+            # few moves: a finished game starts over.
+            if board.is_game_over():
+                board = chess.Board()
+                continue
+            board.push(next(iter(board.legal_moves)))
         print(f"ok: {checked} pondered moves each reported with their own line")
 
         # A repeated position: claimed, and moved all the same.

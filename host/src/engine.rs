@@ -73,7 +73,8 @@ fn listen_while(scanned: &AtomicBool, events: &Mutex<Receiver<Event>>) -> Vec<Ev
     let mut asked = false;
     let mut told_to_wait = false;
     while !scanned.load(Ordering::Acquire) {
-        match events.recv_timeout(Duration::from_millis(10)) {
+        // Short: the scan of known files takes milliseconds, and the start waits for this.
+        match events.recv_timeout(Duration::from_millis(1)) {
             Ok(event) => {
                 if let Event::Line(line) = &event {
                     tracing::info!(target: "protocol", "< {}", quote(line));

@@ -49,6 +49,22 @@ run_xboard() {
   echo "xboard exited with status $RC after ${ELAPSED}s"
 }
 
+# filtered_fairymax FAIRYMAX: sets OPPONENT to a script in WORK that runs Fairy-Max
+# behind a filter. Debian's Fairy-Max 5.0b often dies with SIGSEGV on a command it
+# does not know (instead of answering `Error (unknown command)`), and xboard sends
+# it two such commands: `computer` when a game starts and `result` when it ends.
+# Seen here: `xboard: Error writing to second chess program: Broken pipe` after
+# `computer`. The filter drops just those two lines.
+filtered_fairymax() {
+  OPPONENT="$WORK/fairymax-filtered.sh"
+  cat >"$OPPONENT" <<EOF
+#!/bin/sh
+trap '' INT
+grep --line-buffered -v -E '^(computer|result)( |\$)' | '$1'
+EOF
+  chmod +x "$OPPONENT"
+}
+
 show_files() {
   echo
   echo "debug log: $DEBUG_FILE"

@@ -46,14 +46,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# Fairy-Max behind a filter: see xboard_match.sh for why.
-OPPONENT="$WORK/fairymax-filtered.sh"
-cat >"$OPPONENT" <<EOF
-#!/bin/sh
-trap '' INT
-grep --line-buffered -v -E '^(computer|result)( |\$)' | '$FAIRYMAX'
-EOF
-chmod +x "$OPPONENT"
+filtered_fairymax "$FAIRYMAX"
 
 # xboard takes `~` in `~/.xboardrc` from the password database, whatever HOME says,
 # so each run names its own settings file, read at start and written at exit.

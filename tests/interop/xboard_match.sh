@@ -45,18 +45,7 @@ echo "opponent: $FAIRYMAX"
 echo "files:    $WORK"
 echo "match:    $GAMES games, $TC + ${INC}s per side, under xvfb-run (limit ${WALL_LIMIT}s)"
 
-# Debian's Fairy-Max 5.0b often dies with SIGSEGV on a command it does not know
-# (instead of answering `Error (unknown command)`), and xboard sends it two such
-# commands: `computer` when a game starts and `result` when it ends. Seen here:
-# `xboard: Error writing to second chess program: Broken pipe` after `computer`.
-# So the opponent runs behind this filter, which drops just those two lines.
-OPPONENT="$WORK/fairymax-filtered.sh"
-cat >"$OPPONENT" <<EOF
-#!/bin/sh
-trap '' INT
-grep --line-buffered -v -E '^(computer|result)( |\$)' | '$FAIRYMAX'
-EOF
-chmod +x "$OPPONENT"
+filtered_fairymax "$FAIRYMAX"
 
 run_xboard \
   -fcp "$ENGINE" -fd "$ENGINE_DIR" \

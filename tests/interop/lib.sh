@@ -29,7 +29,8 @@ make_work() {
 }
 
 # run_xboard OPTION...: xboard with these options, unattended, keeping its debug
-# log and the PGN; sets RC and ELAPSED. Settings are not saved at exit, so no one's
+# log and the PGN; sets RC and ELAPSED. Settings are not saved at exit unless
+# SAVE_SETTINGS=true (with a -saveSettingsFile of the caller's), so no one's
 # ~/.xboardrc is written (xboard finds `~` in the password database, so the private
 # HOME does not keep it from reading one); `timeout` signals its whole process group
 # (xvfb-run, Xvfb, xboard, engines).
@@ -41,7 +42,7 @@ run_xboard() {
     xvfb-run -a -s "-screen 0 1280x1024x24" \
     "$XBOARD" "$@" \
       -debug -nameOfDebugFile "$DEBUG_FILE" -sgf "$PGN" \
-      -saveSettingsOnExit false -popupExitMessage false -soundProgram '' \
+      -saveSettingsOnExit "${SAVE_SETTINGS:-false}" -popupExitMessage false -soundProgram '' \
       </dev/null >"$XBOARD_OUT" 2>&1
   RC=$?
   set -e

@@ -54,21 +54,8 @@ filtered_fairymax "$FAIRYMAX"
 # the engine it finds as `plugboard` in its list and Fairy-Max (a draw is
 # adjudicated after 12 moves, so the game ends in seconds).
 play_installed() {
-  local start
-  start=$(date +%s)
-  set +e
-  HOME="$WORK/home" timeout -k 10 "$WALL_LIMIT" \
-    xvfb-run -a -s "-screen 0 1280x1024x24" \
-    "$XBOARD" -settingsFile "$1" -saveSettingsFile "$1" -fe plugboard \
-      -scp "$OPPONENT" -sd "$WORK" \
-      -mg 1 -tc 0:10 -inc 0.1 -adjudicateDrawMoves 12 \
-      -debug -nameOfDebugFile "$DEBUG_FILE" -sgf "$PGN" \
-      -saveSettingsOnExit true -popupExitMessage false -soundProgram '' \
-      </dev/null >"$XBOARD_OUT" 2>&1
-  RC=$?
-  set -e
-  ELAPSED=$(( $(date +%s) - start ))
-  echo "xboard exited with status $RC after ${ELAPSED}s"
+  SAVE_SETTINGS=true run_xboard -settingsFile "$1" -saveSettingsFile "$1" -fe plugboard \
+    -scp "$OPPONENT" -sd "$WORK" -mg 1 -tc 0:10 -inc 0.1 -adjudicateDrawMoves 12
 }
 
 # check_game WHAT COMMAND: the game was played to its end by COMMAND (the first

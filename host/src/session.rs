@@ -918,11 +918,24 @@ impl Session {
                 return;
             }
         };
+        // The folder first, also from files saved before it was written first: a
+        // plugin found only there can be chosen once it is scanned.
+        let mut saved = saved;
+        saved.sort_by_key(|(name, _)| name != crate::plugins::host::FOLDER_OPTION);
+        let mut refused = Vec::new();
         for (name, value) in saved {
             self.set_option(&format!("option {name}={value}"), &name, Some(&value));
+            for reply in self.take_output() {
+                tracing::warn!(%reply, "said while applying the saved settings");
+                if matches!(reply, Reply::Error { .. }) {
+                    refused.push(format!("{name}={value}"));
+                }
+            }
         }
-        for reply in self.take_output() {
-            tracing::warn!(%reply, "said while applying the saved settings");
+        // A choice that no longer applies (a plugin gone, say) must not pass unseen.
+        if !refused.is_empty() {
+            let message = format!("Saved settings not restored (see the log): {}", refused.join("; "));
+            self.startup_notes.push(Reply::TellUser(message));
         }
     }
 

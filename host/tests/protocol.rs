@@ -440,3 +440,35 @@ fn multipv_analysis_shows_that_many_different_lines() {
     engine.sync(1);
     assert!(depth_with_three >= 5);
 }
+
+#[test]
+fn a_plugin_found_only_through_the_plugin_folder_is_restored_and_a_lost_one_told() {
+    let folder = common::plugin_folder(&[("faulty_eval_panic", "panicky.so")]);
+    let mut engine = Engine::start(None);
+    engine.handshake();
+    engine.send(&format!("option Plugin folder={}", folder.path().display()));
+    engine.send("option Evaluation=panicky");
+    engine.send("option Save settings");
+    let lines = engine.sync(1);
+    assert!(lines.iter().any(|l| l.starts_with("telluser Settings saved to ")), "{lines:?}");
+    let home = engine.quit_keeping_home();
+
+    // The folder is restored before the choice it makes possible.
+    let mut engine = Engine::start_at_home(home, None, &[]);
+    let features = engine.handshake();
+    assert!(features.iter().any(|l| l.contains("Evaluation -combo pesto /// material /// *panicky")), "{features:?}");
+    let said = engine.sync(2);
+    assert!(!said.iter().any(|l| l.starts_with("telluser Saved settings")), "{said:?}");
+    let home = engine.quit_keeping_home();
+
+    // With the plugin gone, the user hears that the saved choice was not restored.
+    std::fs::remove_file(folder.path().join("panicky.so")).unwrap();
+    let mut engine = Engine::start_at_home(home, None, &[]);
+    let features = engine.handshake();
+    assert!(features.iter().any(|l| l.contains("Evaluation -combo *pesto")), "{features:?}");
+    let said = engine.sync(3);
+    let told = said.iter().find(|l| l.starts_with("telluser Saved settings not restored")).unwrap_or_else(|| {
+        panic!("{said:?}");
+    });
+    assert!(told.contains("Evaluation=panicky"), "{told}");
+}

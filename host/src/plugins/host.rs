@@ -329,7 +329,10 @@ impl PluginHost {
 
     /// The settings worth saving: every option with a value, by its advertised name.
     pub fn saved_settings(&self) -> Vec<(String, String)> {
-        self.described_options()
+        let mut described = self.described_options();
+        // The folder first: a plugin found only there can be chosen once it is scanned.
+        described.sort_by_key(|(target, _, _)| *target != Target::Folder);
+        described
             .into_iter()
             .filter(|(target, spec, _)| {
                 // An unset folder is not a setting: restoring it would only rescan.

@@ -857,15 +857,27 @@ impl Session {
             Ok(examined) => self.scan_finished(examined),
             Err(later) => {
                 self.debug("plugin files are still being examined; the menu follows once they are".to_owned());
-                let inbox = self.inbox.clone();
-                let _ = std::thread::Builder::new().name("plugin-scan-wait".into()).spawn(move || {
-                    if let Ok(examined) = later.recv() {
-                        let examined = Arc::new(ExaminedPlugins(std::sync::Mutex::new(Some(examined))));
-                        let _ = inbox.send(Event::PluginsExamined(examined));
-                    }
+                self.forward_when_done("plugin-scan-wait", later, |examined| {
+                    Event::PluginsExamined(Arc::new(ExaminedPlugins(std::sync::Mutex::new(Some(examined)))))
                 });
             }
         }
+    }
+
+    /// Work that outlasted its patience (see [`files::off_thread`]) reaches the
+    /// session as an event when it ends.
+    fn forward_when_done<T: Send + 'static>(
+        &self,
+        name: &str,
+        later: std::sync::mpsc::Receiver<T>,
+        event: impl FnOnce(T) -> Event + Send + 'static,
+    ) {
+        let inbox = self.inbox.clone();
+        let _ = std::thread::Builder::new().name(name.into()).spawn(move || {
+            if let Ok(done) = later.recv() {
+                let _ = inbox.send(event(done));
+            }
+        });
     }
 
     fn scan_finished(&mut self, examined: Examined) {
@@ -1206,14 +1218,19 @@ impl Session {
         let draw = self.next_book_draw();
         // Books on disk and tablebases read their files to answer: off the thread
         // that answers the GUI, so a stalled disk costs the known move, not the game.
-        let (game, book, tables) = (self.game.clone(), self.book.clone(), self.tablebases.clone());
-        let asked = files::off_thread("known-moves", KNOWLEDGE_PATIENCE, move || {
-            known_moves::advise(&game, book.as_deref(), book_use, tables.as_deref(), draw)
-        });
-        let advice = asked.unwrap_or_else(|_| {
-            tracing::warn!("the book and the tablebases did not answer in time; searching without them");
-            Advice::Search
-        });
+        // Without them, nothing is read and no thread is needed for the move.
+        let advice = if self.knowledge_reads_files() {
+            let (game, book, tables) = (self.game.clone(), self.book.clone(), self.tablebases.clone());
+            let asked = files::off_thread("known-moves", KNOWLEDGE_PATIENCE, move || {
+                known_moves::advise(&game, book.as_deref(), book_use, tables.as_deref(), draw)
+            });
+            asked.unwrap_or_else(|_| {
+                tracing::warn!("the book and the tablebases did not answer in time; searching without them");
+                Advice::Search
+            })
+        } else {
+            known_moves::advise(&self.game, self.book.as_deref(), book_use, None, draw)
+        };
         if let Some(why) = self.tablebases.as_ref().and_then(|tables| tables.take_failure()) {
             self.reply(Reply::TellUser(format!("Syzygy tablebases: {why}; the search plays on without that table")));
         }
@@ -1266,12 +1283,7 @@ impl Session {
             Ok(result) => self.book_opened(generation, result),
             Err(later) => {
                 self.debug("the book is still opening; it is used once it has opened".to_owned());
-                let inbox = self.inbox.clone();
-                let _ = std::thread::Builder::new().name("book-wait".into()).spawn(move || {
-                    if let Ok(result) = later.recv() {
-                        let _ = inbox.send(Event::BookOpened { generation, result });
-                    }
-                });
+                self.forward_when_done("book-wait", later, move |result| Event::BookOpened { generation, result });
             }
         }
     }
@@ -1290,6 +1302,11 @@ impl Session {
                 self.reply(Reply::TellUserError(format!("Book not opened: {why}")));
             }
         }
+    }
+
+    /// Whether the book or the tablebases read files to answer.
+    fn knowledge_reads_files(&self) -> bool {
+        self.tablebases.is_some() || self.book.as_ref().is_some_and(|book| book.is_on_disk())
     }
 
     /// `bk`: the book's moves here, else the tablebases' verdict on every move.
@@ -1325,13 +1342,10 @@ impl Session {
             Ok((tables, problems)) => self.tablebases_loaded(paths, tables, &problems),
             Err(later) => {
                 self.debug(format!("Syzygy tablebases in {paths} are still opening; used once they have"));
-                let inbox = self.inbox.clone();
                 let paths = paths.to_owned();
-                let _ = std::thread::Builder::new().name("tables-wait".into()).spawn(move || {
-                    if let Ok(loaded) = later.recv() {
-                        let loaded = Arc::new(LoadedTables(std::sync::Mutex::new(Some(loaded))));
-                        let _ = inbox.send(Event::TablesLoaded { generation, paths, loaded });
-                    }
+                self.forward_when_done("tables-wait", later, move |loaded| {
+                    let loaded = Arc::new(LoadedTables(std::sync::Mutex::new(Some(loaded))));
+                    Event::TablesLoaded { generation, paths, loaded }
                 });
             }
         }

@@ -386,19 +386,26 @@ fn a_node_clock_limits_nodes_and_reports_time_from_them() {
     assert!(seen > 0, "no thinking output: {lines:?}");
 }
 
-#[test]
-fn saved_settings_come_back_and_reset_restores_defaults() {
+/// Sends `options`, saves the settings, and starts a new engine on the same home:
+/// that engine and the features it announced.
+fn saved_and_restarted(options: &[impl AsRef<str>]) -> (Engine, Vec<String>) {
     let mut engine = Engine::start(None);
     engine.handshake();
-    engine.send("option Evaluation=material");
-    engine.send("option Move overhead=77");
+    for option in options {
+        engine.send(option.as_ref());
+    }
     engine.send("option Save settings");
     let lines = engine.sync(1);
     assert!(lines.iter().any(|l| l.starts_with("telluser Settings saved to ")), "{lines:?}");
     let home = engine.quit_keeping_home();
-
     let mut engine = Engine::start_at_home(home, None, &[]);
     let features = engine.handshake();
+    (engine, features)
+}
+
+#[test]
+fn saved_settings_come_back_and_reset_restores_defaults() {
+    let (mut engine, features) = saved_and_restarted(&["option Evaluation=material", "option Move overhead=77"]);
     for wanted in
         ["feature option=\"Evaluation -combo pesto /// *material\"", "feature option=\"Move overhead -spin 77 0 5000\""]
     {
@@ -444,18 +451,9 @@ fn multipv_analysis_shows_that_many_different_lines() {
 #[test]
 fn a_plugin_found_only_through_the_plugin_folder_is_restored_and_a_lost_one_told() {
     let folder = common::plugin_folder(&[("faulty_eval_panic", "panicky.so")]);
-    let mut engine = Engine::start(None);
-    engine.handshake();
-    engine.send(&format!("option Plugin folder={}", folder.path().display()));
-    engine.send("option Evaluation=panicky");
-    engine.send("option Save settings");
-    let lines = engine.sync(1);
-    assert!(lines.iter().any(|l| l.starts_with("telluser Settings saved to ")), "{lines:?}");
-    let home = engine.quit_keeping_home();
-
+    let choose = [format!("option Plugin folder={}", folder.path().display()), "option Evaluation=panicky".to_owned()];
+    let (mut engine, features) = saved_and_restarted(&choose);
     // The folder is restored before the choice it makes possible.
-    let mut engine = Engine::start_at_home(home, None, &[]);
-    let features = engine.handshake();
     assert!(features.iter().any(|l| l.contains("Evaluation -combo pesto /// material /// *panicky")), "{features:?}");
     let said = engine.sync(2);
     assert!(!said.iter().any(|l| l.starts_with("telluser Saved settings")), "{said:?}");

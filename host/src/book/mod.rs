@@ -120,6 +120,11 @@ impl Book {
         self.len() == 0
     }
 
+    /// Whether answering reads the file (a book too big to hold in memory).
+    pub fn is_on_disk(&self) -> bool {
+        matches!(self.entries, Entries::Disk { .. })
+    }
+
     /// The entries for `key`, in the book's order.
     fn entries_for(&self, key: u64) -> Vec<Entry> {
         match &self.entries {

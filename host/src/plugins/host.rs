@@ -52,12 +52,6 @@ pub struct Examined {
     verdicts: Vec<(PathBuf, Verdict)>,
 }
 
-impl std::fmt::Debug for Examined {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Examined({} files)", self.verdicts.len())
-    }
-}
-
 /// Where an advertised option's value goes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Target {

@@ -13,7 +13,7 @@ use plugboard_plugin_api::{EvalModuleRef, EvalPlugin, PluginInfo, SearchModuleRe
 
 use super::{
     discovery::{self, Folder},
-    examine::{Examiner, Verdict},
+    examine::Verdict,
     loader::{self, Loaded},
 };
 
@@ -167,13 +167,6 @@ impl Registry {
     /// The files refused by the latest scan.
     pub fn refused(&self) -> &[Refusal] {
         &self.refused
-    }
-
-    /// Finds the libraries in `folders` that are new or changed since the last
-    /// scan and has `examiner` describe them; none is mapped into the engine.
-    pub fn scan(&mut self, folders: &[Folder], examiner: &mut Examiner) -> ScanReport {
-        let paths = self.unexamined(folders);
-        self.take_verdicts(examiner.examine(&paths))
     }
 
     /// The libraries in `folders` that are new or changed since they were examined.

@@ -89,6 +89,7 @@ macro_rules! __export_root_module {
 /// Exports an [`EvalPlugin`](crate::EvalPlugin) as this library's root module.
 ///
 /// Call it once, in a `cdylib` crate: `plugboard_plugin_api::export_eval_plugin!(MyEval);`
+/// The [crate documentation](crate#an-evaluation-plugin) shows a whole plugin.
 #[macro_export]
 macro_rules! export_eval_plugin {
     ($plugin:ty) => {
@@ -97,6 +98,9 @@ macro_rules! export_eval_plugin {
 }
 
 /// Exports a [`SearchPlugin`](crate::SearchPlugin) as this library's root module.
+///
+/// Call it once, in a `cdylib` crate: `plugboard_plugin_api::export_search_plugin!(MySearch);`
+/// The [crate documentation](crate#a-search-plugin) shows a whole plugin.
 #[macro_export]
 macro_rules! export_search_plugin {
     ($plugin:ty) => {

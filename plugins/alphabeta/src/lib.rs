@@ -2,15 +2,16 @@
 //! shakmaty-based search for the variants cozy-chess does not play.
 //!
 //! This crate owns the search: conversions between the ABI types and
-//! cozy-chess, the transposition table, move ordering, the search itself, and
-//! perft. The loadable plugin is the sibling `export` crate; the host links
-//! this one statically as its built-in search, and uses [`perft`] and
-//! [`board_from_fen`] for its `perft` command.
+//! cozy-chess, what a score means, the transposition table, move ordering, the
+//! search itself, and perft. The loadable plugin is the sibling `export` crate;
+//! the host links this one statically as its built-in search, and uses
+//! [`perft`] and [`board_from_fen`] for its `perft` command.
 
 mod convert;
 mod eval;
 mod ordering;
 mod perft;
+mod score;
 mod search;
 mod tt;
 mod variant;
@@ -28,7 +29,8 @@ use plugboard_plugin_api::{
 pub use convert::{board_from_fen, board_to_position, move_from_cozy, move_to_cozy, position_to_board};
 pub use eval::{Direct, Evaluation};
 pub use perft::perft;
-pub use search::{MATE, MAX_PLY, SearchOptions, to_score};
+pub use score::{MATE, MAX_PLY, to_score};
+pub use search::SearchOptions;
 
 const NULL_MOVE_OPTION: &str = "Null move pruning";
 

@@ -12,7 +12,7 @@ use cozy_chess::{
     get_pawn_attacks, get_rook_moves,
 };
 
-use crate::search::MAX_PLY;
+use crate::score::MAX_PLY;
 
 const HASH_MOVE: i32 = 1 << 30;
 /// Captures and queen promotions that do not lose material.

@@ -19,7 +19,7 @@ use std::sync::{
 use cozy_chess::{Move, Piece, Square};
 use plugboard_plugin_api::Bound;
 
-use crate::search::{MAX_PLY, TABLEBASE_BOUND};
+use crate::score::{MATE, MAX_PLY, TABLEBASE_BOUND};
 
 /// One stored search result; 16 bytes, so four to a cache line.
 #[derive(Default)]
@@ -339,12 +339,11 @@ pub fn with_shared_table<R>(size_mb: u32, clear: bool, f: impl FnOnce(&Transposi
 }
 
 // Mate scores must fit the i16 slot.
-const _: () = assert!(crate::search::MATE < i16::MAX as i32 && MAX_PLY < 256);
+const _: () = assert!(MATE < i16::MAX as i32 && MAX_PLY < 256);
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::MATE;
 
     #[test]
     fn stores_and_finds() {
@@ -385,7 +384,7 @@ mod tests {
 
     #[test]
     fn tablebase_scores_are_relative_to_the_node() {
-        use crate::search::TABLEBASE_WIN;
+        use crate::score::TABLEBASE_WIN;
         let tt = TranspositionTable::new(1);
         // A won ending 6 plies from the root, stored at ply 2 and met again at ply 5.
         tt.store(9, None, TABLEBASE_WIN - 6, 200, Bound::Exact, 2, None);

@@ -12,26 +12,19 @@ use std::time::{Duration, Instant};
 
 use cozy_chess::{Board, Move, Piece};
 use plugboard_plugin_api::{
-    Bound, EVAL_FAILED, EVAL_FAILURE_PREFIX, EVAL_LIMIT, Reporter, Score, SearchControl, SearchOutcome, SearchRequest,
-    TablebaseProbe, Wdl, abi_stable::std_types::ROption,
+    Bound, EVAL_FAILED, EVAL_FAILURE_PREFIX, Reporter, SearchControl, SearchOutcome, SearchRequest, TablebaseProbe,
+    Wdl, abi_stable::std_types::ROption,
 };
 
 use crate::{
     convert::{board_to_position, move_from_cozy, move_to_cozy, position_to_board},
     eval::Evaluation,
     ordering::{self, Heuristics, Refutations, ScoredMove},
+    score::{DRAW, INFINITY, MATE, MAX_PLY, TABLEBASE_BOUND, TABLEBASE_WIN},
     tt::{TranspositionTable, TtEntry, with_shared_table},
 };
 use threads::{NODE_BATCH, Team};
 
-/// Deepest ply the search reaches, quiescence included; also the depth cap.
-pub const MAX_PLY: usize = 128;
-/// Score of mating at the root; mate in `n` plies scores `MATE - n`.
-pub const MATE: i32 = 32_000;
-/// Scores at least this large (in absolute value) are mates.
-pub const MATE_BOUND: i32 = MATE - 2 * MAX_PLY as i32;
-const INFINITY: i32 = MATE + 1;
-const DRAW: i32 = 0;
 /// How often, in nodes, the clock and the stop flag are read.
 const CHECK_EVERY: u64 = 1024;
 const PROGRESS_INTERVAL_MS: u64 = 100;
@@ -42,19 +35,6 @@ const NO_SCORE: i32 = -INFINITY;
 const FUTILITY_MARGIN: i32 = 80;
 /// The most threads one search runs, whatever the host asks for.
 const MAX_THREADS: u32 = 256;
-
-/// A tablebase win scores this, less the plies to the position the tables call
-/// won: just below every mate, above every evaluation (which the API clamps to
-/// [`EVAL_LIMIT`], noise aside), so a sure win always beats a good position.
-pub const TABLEBASE_WIN: i32 = MATE_BOUND - 1;
-/// Scores at least this large in absolute value, and no mates, are tablebase
-/// results: a win found at any ply, seen from any other.
-pub const TABLEBASE_BOUND: i32 = TABLEBASE_WIN - 2 * MAX_PLY as i32;
-/// A tablebase win is reported as this many centipawns less the plies to it, as
-/// the host shows the tables' own verdict at the root ("+199.97" reads as a
-/// tablebase win in any GUI).
-pub const TABLEBASE_SHOWN: i32 = 20_000;
-const _: () = assert!(TABLEBASE_BOUND > EVAL_LIMIT + 1_000 && TABLEBASE_SHOWN - (MAX_PLY as i32) > EVAL_LIMIT / 2);
 
 /// Settings a user or the host can change between searches.
 #[derive(Clone, Copy, Debug)]
@@ -799,28 +779,6 @@ fn has_pieces(board: &Board) -> bool {
     !(us & pieces).is_empty()
 }
 
-/// The ABI score the orthodox search reports: as [`to_score`], and a tablebase
-/// result as [`TABLEBASE_SHOWN`] less the plies to it.
-fn shown_score(score: i32) -> Score {
-    if (TABLEBASE_BOUND..MATE_BOUND).contains(&score.abs()) {
-        let plies = TABLEBASE_WIN - score.abs();
-        Score::centipawns(score.signum() * (TABLEBASE_SHOWN - plies))
-    } else {
-        to_score(score)
-    }
-}
-
-/// The ABI score for a search score: mates as moves to mate, the rest as centipawns.
-pub fn to_score(score: i32) -> Score {
-    if score >= MATE_BOUND {
-        Score::mate_in((MATE - score + 1) / 2)
-    } else if score <= -MATE_BOUND {
-        Score::mate_in(-(MATE + score + 1) / 2)
-    } else {
-        Score::centipawns(score)
-    }
-}
-
 /// What a search window's result says about the true score.
 fn bound_of(score: i32, alpha: i32, beta: i32) -> Bound {
     if score >= beta {
@@ -829,28 +787,5 @@ fn bound_of(score: i32, alpha: i32, beta: i32) -> Bound {
         Bound::Exact
     } else {
         Bound::Upper
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use plugboard_plugin_api::ScoreKind;
-
-    use super::*;
-
-    #[test]
-    fn tablebase_results_are_shown_as_the_host_shows_them() {
-        let shown = |score: i32| {
-            let score = shown_score(score);
-            (score.kind, score.value)
-        };
-        assert_eq!(shown(TABLEBASE_WIN - 3), (ScoreKind::Centipawns, TABLEBASE_SHOWN - 3));
-        assert_eq!(shown(-TABLEBASE_WIN + 3), (ScoreKind::Centipawns, -TABLEBASE_SHOWN + 3));
-        assert_eq!(shown(TABLEBASE_BOUND), (ScoreKind::Centipawns, TABLEBASE_SHOWN - 2 * MAX_PLY as i32));
-        // Evaluations and mates are left as they are.
-        assert_eq!(shown(EVAL_LIMIT), (ScoreKind::Centipawns, EVAL_LIMIT));
-        assert_eq!(shown(-250), (ScoreKind::Centipawns, -250));
-        assert_eq!(shown(MATE - 3), (ScoreKind::Mate, 2));
-        assert_eq!(shown(-MATE + 4), (ScoreKind::Mate, -2));
     }
 }

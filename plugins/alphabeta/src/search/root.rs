@@ -9,11 +9,12 @@ use plugboard_plugin_api::{
     abi_stable::std_types::{ROption, RSlice},
 };
 
-use super::{ASPIRATION_WINDOW, INFINITY, MATE, MATE_BOUND, PROGRESS_INTERVAL_MS, Searcher, bound_of, shown_score};
+use super::{ASPIRATION_WINDOW, PROGRESS_INTERVAL_MS, Searcher, bound_of};
 use crate::{
     convert::{board_to_position, move_from_cozy},
     eval::Evaluation,
     ordering::{self, Heuristics},
+    score::{INFINITY, MATE, MATE_BOUND, shown_score},
 };
 
 /// One principal variation of a finished (or cut short) iteration.

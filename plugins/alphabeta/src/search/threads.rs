@@ -14,8 +14,8 @@ use std::{
 use cozy_chess::{Board, Move};
 use plugboard_plugin_api::{EVAL_FAILURE_PREFIX, Reporter, SearchOutcome};
 
-use super::{MAX_PLY, Searcher, Setup};
-use crate::eval::Evaluation;
+use super::{Searcher, Setup};
+use crate::{eval::Evaluation, score::MAX_PLY};
 
 /// Nodes a thread counts on its own before adding them to the team's count,
 /// which bounds how far a node limit can be overrun: this much per thread.

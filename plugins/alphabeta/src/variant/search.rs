@@ -13,11 +13,9 @@ use shakmaty::{EnPassantMode, KnownOutcome, Move, Position, Role, variant::Varia
 use super::terms;
 use crate::{
     eval::Evaluation,
-    search::{MATE, MATE_BOUND, MAX_PLY, to_score},
+    score::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, to_score},
 };
 
-const INFINITY: i32 = MATE + 1;
-const DRAW: i32 = 0;
 const CHECK_EVERY: u64 = 1024;
 const PROGRESS_INTERVAL_MS: u64 = 100;
 /// The table is built afresh for each search, so it stays small enough to allocate at once.

@@ -3,9 +3,12 @@
 //! The search is generic over [`Evaluation`], so the same search code can call an
 //! evaluation plugin through the ABI's function-pointer table ([`Evaluator`]) or a
 //! Rust evaluator linked in statically ([`Direct`]), and a benchmark can compare
-//! the two on equal terms.
+//! the two on equal terms. Both searches, orthodox and variant, set up and call
+//! their evaluation through [`SearchEval`].
 
-use plugboard_plugin_api::{EVAL_FAILED, EVAL_LIMIT, Evaluate, Evaluator, Move, Position};
+use plugboard_plugin_api::{
+    EVAL_FAILED, EVAL_FAILURE_PREFIX, EVAL_LIMIT, Evaluate, Evaluator, Move, Position, SearchRequest,
+};
 
 /// What the search needs from an evaluation.
 pub trait Evaluation {
@@ -80,5 +83,76 @@ impl<E: Evaluate> Evaluation for Direct<E> {
 
     fn on_unmake(&mut self) {
         self.0.on_unmake();
+    }
+}
+
+/// Makes the evaluation a search starts with. A failure is the evaluation's,
+/// not the search's, and the message's prefix tells the host so.
+pub(crate) fn create<E>(new_eval: impl FnOnce() -> Result<E, String>) -> Result<E, String> {
+    new_eval().map_err(|error| format!("{EVAL_FAILURE_PREFIX}: cannot create an evaluator: {error}"))
+}
+
+/// One search thread's evaluation, set up from the request: whether it wants
+/// notifications, and the noise of CECP `random`. The searches build the
+/// positions it takes from boards of their own, and only when they are needed.
+pub(crate) struct SearchEval<E> {
+    eval: E,
+    notify: bool,
+    /// Centipawns of noise, at most 100, and its seed.
+    noise: u32,
+    noise_seed: u64,
+}
+
+impl<E: Evaluation> SearchEval<E> {
+    pub(crate) fn new(eval: E, request: &SearchRequest<'_>) -> SearchEval<E> {
+        SearchEval {
+            notify: eval.wants_notifications(),
+            eval,
+            noise: request.eval_noise.min(100),
+            noise_seed: request.noise_seed,
+        }
+    }
+
+    /// The evaluation's score of `position`, without noise; `None` if the
+    /// evaluation failed, which ends the search.
+    #[inline(always)]
+    pub(crate) fn evaluate(&mut self, position: &Position) -> Option<i32> {
+        let score = self.eval.evaluate(position);
+        (score != EVAL_FAILED).then_some(score)
+    }
+
+    /// The noise to add to the score of the position hashed `key`: keyed by the
+    /// position, so a transposition gets the same value.
+    #[inline]
+    pub(crate) fn noise(&self, key: u64) -> i32 {
+        if self.noise == 0 {
+            return 0;
+        }
+        let mixed = (key ^ self.noise_seed).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32;
+        (mixed % (2 * u64::from(self.noise) + 1)) as i32 - self.noise as i32
+    }
+
+    #[inline]
+    pub(crate) fn reset(&mut self, root: impl FnOnce() -> Position) {
+        if self.notify {
+            self.eval.reset(&root());
+        }
+    }
+
+    /// Tells an incremental evaluation of a move made: `made` gives the move and
+    /// the position after it.
+    #[inline]
+    pub(crate) fn on_make(&mut self, made: impl FnOnce() -> (Move, Position)) {
+        if self.notify {
+            let (mv, after) = made();
+            self.eval.on_make(mv, &after);
+        }
+    }
+
+    #[inline]
+    pub(crate) fn on_unmake(&mut self) {
+        if self.notify {
+            self.eval.on_unmake();
+        }
     }
 }

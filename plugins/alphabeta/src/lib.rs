@@ -11,6 +11,7 @@ mod convert;
 mod eval;
 mod ordering;
 mod perft;
+mod repetition;
 mod score;
 mod search;
 mod tt;
@@ -22,8 +23,8 @@ use std::sync::{
 };
 
 use plugboard_plugin_api::{
-    EVAL_FAILURE_PREFIX, EvaluatorSource, OptionSpec, PluginInfo, Reporter, SearchOutcome, SearchPlugin, SearchRequest,
-    TablebaseProbe, Variant,
+    EvaluatorSource, OptionSpec, PluginInfo, Reporter, SearchOutcome, SearchPlugin, SearchRequest, TablebaseProbe,
+    Variant,
 };
 
 pub use convert::{board_from_fen, board_to_position, move_from_cozy, move_to_cozy, position_to_board};
@@ -119,9 +120,7 @@ where
     if request.root.variant == Variant::CHESS {
         return search::run(request, new_eval, reporter, options);
     }
-    // The variant search runs on one thread, with one evaluation.
-    let eval = new_eval().map_err(|error| format!("{EVAL_FAILURE_PREFIX}: cannot create an evaluator: {error}"))?;
-    variant::run(request, eval, reporter)
+    variant::run(request, new_eval, reporter)
 }
 
 /// Every variant this search plays, as CECP names: orthodox chess and Chess960

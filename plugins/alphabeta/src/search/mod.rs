@@ -12,14 +12,14 @@ use std::time::{Duration, Instant};
 
 use cozy_chess::{Board, Move, Piece};
 use plugboard_plugin_api::{
-    Bound, EVAL_FAILED, EVAL_FAILURE_PREFIX, Reporter, SearchControl, SearchOutcome, SearchRequest, TablebaseProbe,
-    Wdl, abi_stable::std_types::ROption,
+    Bound, Reporter, SearchControl, SearchOutcome, SearchRequest, TablebaseProbe, Wdl, abi_stable::std_types::ROption,
 };
 
 use crate::{
     convert::{board_to_position, move_from_cozy, move_to_cozy, position_to_board},
-    eval::Evaluation,
+    eval::{self, Evaluation, SearchEval},
     ordering::{self, Heuristics, Refutations, ScoredMove},
+    repetition::{self, Replay},
     score::{DRAW, INFINITY, MATE, MAX_PLY, TABLEBASE_BOUND, TABLEBASE_WIN},
     tt::{TranspositionTable, TtEntry, with_shared_table},
 };
@@ -65,10 +65,9 @@ where
     F: Fn() -> Result<E, String> + Sync,
 {
     let start = Instant::now();
-    // The prefix tells the host to blame the evaluation plugin, not this one.
-    let eval = new_eval().map_err(|error| format!("{EVAL_FAILURE_PREFIX}: cannot create an evaluator: {error}"))?;
+    let eval = eval::create(&new_eval)?;
     let root = position_to_board(&request.root)?;
-    let history = game_history(request, &root);
+    let history = repetition::game_history(position_to_board(&request.game_start).ok(), &request.moves, &root);
     let root_moves = root_moves(&root, request)?;
     if root_moves.is_empty() {
         return Ok(SearchOutcome { best: ROption::RNone, ponder: ROption::RNone });
@@ -101,22 +100,6 @@ struct Setup<'a> {
     preset_scores: Vec<(u64, i32)>,
 }
 
-/// The hashes of the game's positions before the root, oldest first, for
-/// repetition detection. If the moves do not lead to the root (a host bug or a
-/// `setboard`), they are ignored: better no history than a wrong one.
-fn game_history(request: &SearchRequest<'_>, root: &Board) -> Vec<u64> {
-    let replay = || -> Option<Vec<u64>> {
-        let mut board = position_to_board(&request.game_start).ok()?;
-        let mut hashes = Vec::with_capacity(request.moves.len() + MAX_PLY + 2);
-        for &mv in request.moves.iter() {
-            hashes.push(board.hash());
-            board.try_play(move_to_cozy(mv).ok()?).ok()?;
-        }
-        (board.hash() == root.hash()).then_some(hashes)
-    };
-    replay().unwrap_or_else(|| Vec::with_capacity(MAX_PLY + 2))
-}
-
 /// The legal root moves the request allows. A restriction naming no legal move
 /// is ignored rather than leaving the search with nothing to play.
 fn root_moves(root: &Board, request: &SearchRequest<'_>) -> Result<Vec<Move>, String> {
@@ -139,8 +122,7 @@ fn root_moves(root: &Board, request: &SearchRequest<'_>) -> Result<Vec<Move>, St
 }
 
 struct Searcher<'a, E> {
-    eval: E,
-    notify: bool,
+    eval: SearchEval<E>,
     options: SearchOptions,
     control: &'a SearchControl,
     /// Only the main thread reports; helpers have none.
@@ -183,9 +165,6 @@ struct Searcher<'a, E> {
     line_index: usize,
     /// Hashes of the positions scored by `setscore`, with their scores.
     preset_scores: Vec<(u64, i32)>,
-    /// Centipawns of evaluation noise (CECP `random`), and its seed.
-    noise: u32,
-    noise_seed: u64,
 }
 
 impl<'a, E: Evaluation> Searcher<'a, E> {
@@ -197,8 +176,7 @@ impl<'a, E: Evaluation> Searcher<'a, E> {
         };
         let filler = Move { from: cozy_chess::Square::A1, to: cozy_chess::Square::A1, promotion: None };
         Searcher {
-            notify: eval.wants_notifications(),
-            eval,
+            eval: SearchEval::new(eval, request),
             options: setup.options,
             control: request.control,
             reporter,
@@ -227,8 +205,6 @@ impl<'a, E: Evaluation> Searcher<'a, E> {
             iteration_best: None,
             multipv: request.multipv.max(1) as usize,
             line_index: 0,
-            noise: request.eval_noise.min(100),
-            noise_seed: request.noise_seed,
             preset_scores: setup.preset_scores.clone(),
         }
     }
@@ -639,64 +615,34 @@ impl<'a, E: Evaluation> Searcher<'a, E> {
         self.preset_scores.iter().find(|(hash, _)| *hash == key).map(|&(_, score)| score)
     }
 
-    /// Fifty-move rule, or a repetition: of any position since the root (twofold
-    /// is enough, as the side that can repeat once can repeat again), or of a
-    /// position that already occurred twice in the game before the root.
+    /// Fifty-move rule, or a repetition as [`repetition::repeats`] counts them.
     fn is_draw(&mut self, board: &Board, in_check: bool) -> bool {
         if board.halfmove_clock() >= 100 {
             // Checkmate on the hundredth half-move still wins.
             return !in_check || board.generate_moves(|_| true);
         }
-        let current = self.hashes.len() - 1;
-        let key = self.hashes[current];
-        let reversible = usize::from(board.halfmove_clock());
-        let oldest = current.saturating_sub(reversible).max(self.null_barrier);
-        let mut earlier = 0;
-        let mut index = current;
-        while index >= oldest + 2 {
-            index -= 2;
-            if self.hashes[index] == key {
-                if index >= self.root_index {
-                    return true;
-                }
-                earlier += 1;
-                if earlier >= 2 {
-                    return true;
-                }
-            }
-        }
-        false
+        repetition::repeats(&self.hashes, self.root_index, usize::from(board.halfmove_clock()), self.null_barrier)
     }
 
     fn evaluate(&mut self, board: &Board) -> i32 {
-        let score = self.eval.evaluate(&board_to_position(board));
-        if score == EVAL_FAILED {
+        let Some(score) = self.eval.evaluate(&board_to_position(board)) else {
             self.eval_failed = true;
             self.stopped = true;
             return 0;
-        }
-        if self.noise == 0 {
-            return score;
-        }
-        // Noise keyed by the position, so a transposition gets the same value.
-        let mixed = (board.hash() ^ self.noise_seed).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32;
-        score + (mixed % (2 * u64::from(self.noise) + 1)) as i32 - self.noise as i32
+        };
+        score + self.eval.noise(board.hash())
     }
 
     #[inline]
     fn make(&mut self, mv: Move, child: &Board) {
         self.hashes.push(child.hash());
-        if self.notify {
-            self.eval.on_make(move_from_cozy(mv), &board_to_position(child));
-        }
+        self.eval.on_make(|| (move_from_cozy(mv), board_to_position(child)));
     }
 
     #[inline]
     fn unmake(&mut self) {
         self.hashes.pop();
-        if self.notify {
-            self.eval.on_unmake();
-        }
+        self.eval.on_unmake();
     }
 
     fn update_pv(&mut self, ply: usize, mv: Move) {
@@ -787,5 +733,15 @@ fn bound_of(score: i32, alpha: i32, beta: i32) -> Bound {
         Bound::Exact
     } else {
         Bound::Upper
+    }
+}
+
+impl Replay for Board {
+    fn key(&self) -> u64 {
+        self.hash()
+    }
+
+    fn replay(&mut self, mv: plugboard_plugin_api::Move) -> Option<()> {
+        self.try_play(move_to_cozy(mv).ok()?).ok()
     }
 }

@@ -105,9 +105,7 @@ impl<E: Evaluation> Searcher<'_, E> {
     ) -> Option<Vec<Line>> {
         self.seldepth = 0;
         self.iteration_best = None;
-        if self.notify {
-            self.eval.reset(&board_to_position(root));
-        }
+        self.eval.reset(|| board_to_position(root));
         let mut lines = Vec::with_capacity(previous.len());
         for (index, &previous_score) in previous.iter().enumerate() {
             self.line_index = index;

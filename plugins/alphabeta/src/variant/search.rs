@@ -3,8 +3,8 @@
 use std::time::{Duration, Instant};
 
 use plugboard_plugin_api::{
-    Bound, EVAL_FAILED, EVAL_FAILURE_PREFIX, InfoKind, NO_DEADLINE, Reporter, Score, SearchControl, SearchInfo,
-    SearchOutcome, SearchRequest, Variant,
+    Bound, EVAL_FAILURE_PREFIX, InfoKind, NO_DEADLINE, Reporter, Score, SearchControl, SearchInfo, SearchOutcome,
+    SearchRequest, Variant,
     abi_stable::std_types::{ROption, RSlice},
 };
 use plugboard_shakmaty::{from_plugin_move, from_plugin_position, outcome, to_plugin_move, to_plugin_position};
@@ -12,7 +12,8 @@ use shakmaty::{EnPassantMode, KnownOutcome, Move, Position, Role, variant::Varia
 
 use super::terms;
 use crate::{
-    eval::Evaluation,
+    eval::{self, Evaluation, SearchEval},
+    repetition::{self, Replay},
     score::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, to_score},
 };
 
@@ -21,12 +22,14 @@ const PROGRESS_INTERVAL_MS: u64 = 100;
 /// The table is built afresh for each search, so it stays small enough to allocate at once.
 const MAX_TABLE_MB: u32 = 16;
 
-/// Searches `request.root`, whose `variant` is not orthodox chess.
+/// Searches `request.root`, whose `variant` is not orthodox chess, on one
+/// thread with one evaluation.
 pub fn run<E: Evaluation>(
     request: &SearchRequest<'_>,
-    eval: E,
+    new_eval: impl FnOnce() -> Result<E, String>,
     reporter: Reporter<'_>,
 ) -> Result<SearchOutcome, String> {
+    let eval = eval::create(new_eval)?;
     let start = Instant::now();
     let variant = request.root.variant;
     let root = from_plugin_position(&request.root)?;
@@ -40,28 +43,13 @@ pub fn run<E: Evaluation>(
     if root_moves.is_empty() {
         return Ok(SearchOutcome { best: ROption::RNone, ponder: ROption::RNone });
     }
-    let mut searcher = Searcher::new(request, variant, eval, reporter, start, game_history(request, &root));
+    let history = repetition::game_history(from_plugin_position(&request.game_start).ok(), &request.moves, &root);
+    let mut searcher = Searcher::new(request, variant, eval, reporter, start, history);
     searcher.iterate(&root, root_moves)
 }
 
 fn hash_of(position: &VariantPosition) -> u64 {
     position.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
-}
-
-/// The hashes of the game's positions before the root, oldest first; empty if the
-/// moves do not lead to the root, since no history is better than a wrong one.
-fn game_history(request: &SearchRequest<'_>, root: &VariantPosition) -> Vec<u64> {
-    let replay = || -> Option<Vec<u64>> {
-        let mut position = from_plugin_position(&request.game_start).ok()?;
-        let mut hashes = Vec::with_capacity(request.moves.len() + MAX_PLY + 2);
-        for &m in request.moves.iter() {
-            hashes.push(hash_of(&position));
-            let m = from_plugin_move(&position, m)?;
-            position.play_unchecked(m);
-        }
-        (hash_of(&position) == hash_of(root)).then_some(hashes)
-    };
-    replay().unwrap_or_else(|| Vec::with_capacity(MAX_PLY + 2))
 }
 
 #[derive(Clone, Copy)]
@@ -75,8 +63,7 @@ struct Entry {
 }
 
 struct Searcher<'a, E> {
-    eval: E,
-    notify: bool,
+    eval: SearchEval<E>,
     variant: Variant,
     control: &'a SearchControl,
     reporter: Reporter<'a>,
@@ -97,8 +84,6 @@ struct Searcher<'a, E> {
     last_progress_ms: u64,
     iteration_best: Option<(Move, i32)>,
     preset_scores: Vec<(u64, i32)>,
-    noise: u32,
-    noise_seed: u64,
 }
 
 impl<'a, E: Evaluation> Searcher<'a, E> {
@@ -117,8 +102,7 @@ impl<'a, E: Evaluation> Searcher<'a, E> {
         let bytes = (request.hash_mb.clamp(1, MAX_TABLE_MB) as usize) << 20;
         let slots = (bytes / size_of::<Option<Entry>>()).next_power_of_two() / 2;
         Searcher {
-            notify: eval.wants_notifications(),
-            eval,
+            eval: SearchEval::new(eval, request),
             variant,
             control: request.control,
             reporter,
@@ -142,8 +126,6 @@ impl<'a, E: Evaluation> Searcher<'a, E> {
                 .iter()
                 .filter_map(|preset| Some((hash_of(&from_plugin_position(&preset.position).ok()?), preset.centipawns)))
                 .collect(),
-            noise: request.eval_noise.min(100),
-            noise_seed: request.noise_seed,
         }
     }
 
@@ -158,9 +140,7 @@ impl<'a, E: Evaluation> Searcher<'a, E> {
         for depth in 1..=self.max_depth {
             self.seldepth = 0;
             self.iteration_best = None;
-            if self.notify {
-                self.eval.reset(&to_plugin_position(root, self.variant));
-            }
+            self.eval.reset(|| to_plugin_position(root, self.variant));
             let score = self.search_root(root, &mut root_moves, depth);
             if self.eval_failed {
                 return Err(format!("{EVAL_FAILURE_PREFIX}: the evaluation panicked"));
@@ -235,9 +215,7 @@ impl<'a, E: Evaluation> Searcher<'a, E> {
         let mut child = position.clone();
         child.play_unchecked(m);
         self.hashes.push(hash_of(&child));
-        if self.notify {
-            self.eval.on_make(to_plugin_move(m), &to_plugin_position(&child, self.variant));
-        }
+        self.eval.on_make(|| (to_plugin_move(m), to_plugin_position(&child, self.variant)));
         let score = if first {
             -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1)
         } else {
@@ -249,9 +227,7 @@ impl<'a, E: Evaluation> Searcher<'a, E> {
             }
         };
         self.hashes.pop();
-        if self.notify {
-            self.eval.on_unmake();
-        }
+        self.eval.on_unmake();
         score
     }
 
@@ -441,45 +417,21 @@ impl<'a, E: Evaluation> Searcher<'a, E> {
 
     /// Fifty moves, a repetition since the root, or a third occurrence in the game.
     fn is_draw(&self, position: &VariantPosition) -> bool {
-        if position.halfmoves() >= 100 {
-            return true;
-        }
-        let current = self.hashes.len() - 1;
-        let key = self.hashes[current];
-        let oldest = current.saturating_sub(position.halfmoves() as usize);
-        let mut earlier = 0;
-        let mut index = current;
-        while index >= oldest + 2 {
-            index -= 2;
-            if self.hashes[index] == key {
-                if index >= self.root_index {
-                    return true;
-                }
-                earlier += 1;
-                if earlier >= 2 {
-                    return true;
-                }
-            }
-        }
-        false
+        position.halfmoves() >= 100
+            || repetition::repeats(&self.hashes, self.root_index, position.halfmoves() as usize, 0)
     }
 
     fn evaluate(&mut self, position: &VariantPosition) -> i32 {
         let mut score = terms::score(position, self.variant);
         if !terms::replaces_evaluation(self.variant) {
-            let base = self.eval.evaluate(&to_plugin_position(position, self.variant));
-            if base == EVAL_FAILED {
+            let Some(base) = self.eval.evaluate(&to_plugin_position(position, self.variant)) else {
                 self.eval_failed = true;
                 self.stopped = true;
                 return DRAW;
-            }
+            };
             score += base;
         }
-        if self.noise > 0 {
-            let mixed =
-                (self.hashes.last().copied().unwrap_or(0) ^ self.noise_seed).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32;
-            score += (mixed % (2 * u64::from(self.noise) + 1)) as i32 - self.noise as i32;
-        }
+        score += self.eval.noise(self.hashes.last().copied().unwrap_or(0));
         // Room must stay between the largest evaluation and the smallest mate.
         score.clamp(-(MATE_BOUND - 1), MATE_BOUND - 1)
     }
@@ -551,5 +503,17 @@ fn from_table(score: i32, ply: usize) -> i32 {
         score + ply as i32
     } else {
         score
+    }
+}
+
+impl Replay for VariantPosition {
+    fn key(&self) -> u64 {
+        hash_of(self)
+    }
+
+    fn replay(&mut self, m: plugboard_plugin_api::Move) -> Option<()> {
+        let m = from_plugin_move(self, m)?;
+        self.play_unchecked(m);
+        Some(())
     }
 }

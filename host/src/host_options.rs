@@ -4,7 +4,7 @@
 
 use plugboard_plugin_api::OptionSpec;
 
-use crate::{book::Choice, protocol::options};
+use crate::book::Choice;
 
 pub const OVERHEAD: &str = "Move overhead";
 pub const MULTI_PV: &str = "MultiPV";
@@ -146,44 +146,37 @@ impl HostOptions {
         ]
     }
 
-    /// Sets `name` if it is one of ours: `None` when it is not, else whether the value was taken.
-    pub fn set(&mut self, name: &str, value: Option<&str>) -> Option<Result<(), String>> {
-        let (spec, _) = self.specs().into_iter().find(|(spec, _)| spec.name.as_str() == name)?;
-        let result = options::validate(&spec, value).and_then(|text| {
-            let number = || text.parse::<i64>().map_err(|_| format!("{name} takes a number, not {text}"));
-            match name {
-                OVERHEAD => self.overhead_ms = number()? as u64,
-                MULTI_PV => self.multipv = number()? as u32,
-                THREADS => self.threads = number()? as u32,
-                CONTEMPT => self.contempt_cp = number()? as i32,
-                RESIGN_THRESHOLD => self.resign_threshold_cp = number()? as i32,
-                RESIGN_MOVES => self.resign_moves = number()? as u32,
-                BOOK_DEPTH => self.book_depth = number()? as u32,
-                USE_BOOK => self.use_book = text == "1",
-                BOOK_FILE => self.book_file = text,
-                BOOK_CHOICE => self.book_choice = Choice::from_name(&text).unwrap_or_default(),
-                LOG_FILES => self.log_files = number()? as u32,
-                DRAW_OFFERS => self.draw_offers = text == "1",
-                PARTNER_ASKS => self.partner_asks = text == "1",
-                DEBUG_OUTPUT => self.debug_output = text == "1",
-                GREETING => self.greeting = text,
-                LOG_FOLDER => self.log_folder = text,
-                _ => {
-                    self.commentary = match text.as_str() {
-                        "kibitz" => Commentary::Kibitz,
-                        "off" => Commentary::Off,
-                        _ => Commentary::Whisper,
-                    }
+    /// Sets the option `name` to `text`, a value already checked against its
+    /// spec (see [`HostOptions::specs`]).
+    pub fn set(&mut self, name: &str, text: &str) -> Result<(), String> {
+        let number = || text.parse::<i64>().map_err(|_| format!("{name} takes a number, not {text}"));
+        match name {
+            OVERHEAD => self.overhead_ms = number()? as u64,
+            MULTI_PV => self.multipv = number()? as u32,
+            THREADS => self.threads = number()? as u32,
+            CONTEMPT => self.contempt_cp = number()? as i32,
+            RESIGN_THRESHOLD => self.resign_threshold_cp = number()? as i32,
+            RESIGN_MOVES => self.resign_moves = number()? as u32,
+            BOOK_DEPTH => self.book_depth = number()? as u32,
+            USE_BOOK => self.use_book = text == "1",
+            BOOK_FILE => self.book_file = text.to_owned(),
+            BOOK_CHOICE => self.book_choice = Choice::from_name(text).unwrap_or_default(),
+            LOG_FILES => self.log_files = number()? as u32,
+            DRAW_OFFERS => self.draw_offers = text == "1",
+            PARTNER_ASKS => self.partner_asks = text == "1",
+            DEBUG_OUTPUT => self.debug_output = text == "1",
+            GREETING => self.greeting = text.to_owned(),
+            LOG_FOLDER => self.log_folder = text.to_owned(),
+            COMMENTARY => {
+                self.commentary = match text {
+                    "kibitz" => Commentary::Kibitz,
+                    "off" => Commentary::Off,
+                    _ => Commentary::Whisper,
                 }
             }
-            Ok(())
-        });
-        Some(result)
-    }
-
-    /// `(name, value)` pairs for the settings file.
-    pub fn saved(&self) -> Vec<(String, String)> {
-        self.specs().into_iter().map(|(spec, value)| (spec.name.to_string(), value)).collect()
+            _ => return Err(format!("{name} is no option of the engine's own")),
+        }
+        Ok(())
     }
 }
 
@@ -192,29 +185,28 @@ mod tests {
     use super::*;
 
     #[test]
-    fn values_are_range_checked_and_kept() {
-        let mut options = HostOptions::default();
-        assert_eq!(options.set(MULTI_PV, Some("4")), Some(Ok(())));
-        assert_eq!(options.multipv, 4);
-        assert!(matches!(options.set(MULTI_PV, Some("0")), Some(Err(_))));
-        assert!(matches!(options.set(CONTEMPT, Some("lots")), Some(Err(_))));
-        assert_eq!(options.multipv, 4);
-        assert_eq!(options.set("Hash", Some("4")), None);
-    }
-
-    #[test]
     fn every_kind_of_option_is_read() {
         let mut options = HostOptions::default();
-        options.set(COMMENTARY, Some("kibitz")).unwrap().unwrap();
-        options.set(DEBUG_OUTPUT, Some("0")).unwrap().unwrap();
-        options.set(GREETING, Some("Hi")).unwrap().unwrap();
-        options.set(LOG_FILES, Some("3")).unwrap().unwrap();
+        options.set(COMMENTARY, "kibitz").unwrap();
+        options.set(DEBUG_OUTPUT, "0").unwrap();
+        options.set(GREETING, "Hi").unwrap();
+        options.set(LOG_FILES, "3").unwrap();
+        options.set(MULTI_PV, "4").unwrap();
         assert_eq!(options.commentary, Commentary::Kibitz);
         assert!(!options.debug_output);
         assert_eq!(options.greeting, "Hi");
         assert_eq!(options.log_files, 3);
-        assert!(options.set(COMMENTARY, Some("shout")).unwrap().is_err());
-        assert!(options.set(LOG_FILES, Some("0")).unwrap().is_err());
-        assert_eq!(options.commentary, Commentary::Kibitz);
+        assert_eq!(options.multipv, 4);
+        assert!(options.set(CONTEMPT, "lots").is_err());
+        assert!(options.set("Hash", "4").is_err());
+        assert_eq!(options.contempt_cp, DEFAULT_CONTEMPT_CP);
+    }
+
+    #[test]
+    fn every_option_listed_is_one_set_reaches() {
+        for (spec, value) in HostOptions::default().specs() {
+            let mut options = HostOptions::default();
+            assert_eq!(options.set(&spec.name, &value), Ok(()), "{}", spec.name);
+        }
     }
 }

@@ -8,6 +8,7 @@
 pub mod bench;
 pub mod book;
 pub mod clock;
+pub mod core;
 pub mod edit;
 pub mod engine;
 pub mod event;

@@ -9,19 +9,19 @@ use std::{
 };
 
 use plugboard_plugin_api::{
-    EVAL_FAILURE_PREFIX, Move as PluginMove, NO_DEADLINE, OptionSpec, PresetScore, Score, ScoreKind, SearchOutcome,
-    Variant,
+    EVAL_FAILURE_PREFIX, Move as PluginMove, NO_DEADLINE, PresetScore, Score, ScoreKind, SearchOutcome, Variant,
 };
 use shakmaty::{CastlingMode, Color, Position, san::San};
 
 use crate::{
     book::Book,
     clock::{Budget, Clock},
+    core::options::{self as registry, Changed, Options, Refused},
     edit::{Edit, EditStep},
     event::{Event, ExaminedPlugins, LoadedTables, Progress},
     files,
     game::{self, Game},
-    host_options::{self, HostOptions},
+    host_options,
     ics::{self, Ics, Judged, Limits, Summary, Verdict},
     known_moves::{self, Advice, BookUse, KnownMove},
     logging::Logging,
@@ -38,14 +38,8 @@ use crate::{
 };
 
 pub const ENGINE_NAME: &str = concat!("Plugboard ", env!("CARGO_PKG_VERSION"));
-const SAVE_OPTION: &str = "Save settings";
 /// How much `random` shakes the evaluation: enough to vary play, too little to spoil it.
 const RANDOM_NOISE_CP: u32 = 10;
-const RESET_OPTION: &str = "Reset settings";
-/// A one-word option that sets any others: `NAME=VALUE; NAME=VALUE`. python-chess
-/// (and so lichess-bot) cuts option names at their first space, so its
-/// `configure()` cannot name `Move overhead`; it can name this.
-const CONFIGURE_OPTION: &str = "Configure";
 /// What the engine uses besides its hash (code, plugins, table indexes, stacks):
 /// 25 MiB resident with a 1 MiB hash, measured on Linux x86-64 with
 /// `/usr/bin/time -v`. `memory N` leaves this much of N out of the hash.
@@ -129,7 +123,8 @@ pub struct Session {
     /// The game ended (a claim, or `result`); the engine waits for `new`.
     game_over: bool,
     clock: Clock,
-    host_options: HostOptions,
+    /// Every option's value and receiver.
+    options: Options,
     /// The game as it was before `white`/`black` flipped the side to move.
     before_turn_flip: Option<Game>,
     negotiated: Negotiated,
@@ -205,7 +200,7 @@ impl Session {
             claimed: false,
             game_over: false,
             clock: Clock::default(),
-            host_options: HostOptions::default(),
+            options: Options::default(),
             before_turn_flip: None,
             negotiated: Negotiated::default(),
             engine_side: Some(Color::Black),
@@ -278,7 +273,7 @@ impl Session {
 
     /// Lets the `Log folder` and `Log files` options move the log.
     pub fn use_logging(&mut self, logging: Logging, kept_files: usize) {
-        self.host_options.log_files = kept_files as u32;
+        self.options.host.log_files = kept_files as u32;
         self.logging = Some(logging);
     }
 
@@ -348,7 +343,7 @@ impl Session {
 
     fn debug(&mut self, text: String) {
         tracing::debug!("{text}");
-        if !self.host_options.debug_output {
+        if !self.options.host.debug_output {
             return;
         }
         if self.negotiated.accepted("debug") {
@@ -554,7 +549,7 @@ impl Session {
             Command::Rating { own, opponent } => {
                 self.finger_notes_due();
                 self.ics.set_ratings(own, opponent);
-                let contempt = self.ics.contempt(self.host_options.contempt_cp);
+                let contempt = self.ics.contempt(self.options.host.contempt_cp);
                 self.debug(format!("ratings {own} (us) and {opponent}: contempt {contempt} cp"));
             }
             Command::Ics(host) => self.ics.set_server(host),
@@ -580,7 +575,7 @@ impl Session {
                     )));
                 }
             }
-            Command::Cores(cores) => self.host_options.threads = cores.clamp(1, host_options::MAX_THREADS),
+            Command::Cores(cores) => self.options.host.threads = cores.clamp(1, host_options::MAX_THREADS),
             Command::EgtPath { kind: "syzygy", path } => self.load_tablebases(path),
             Command::EgtPath { .. } => {
                 self.reply(Reply::Error { kind: "unsupported tablebase type", command: line.trim().to_owned() })
@@ -705,13 +700,7 @@ impl Session {
     }
 
     fn option_lines(&self) -> Vec<String> {
-        let mut lines: Vec<String> =
-            self.host_options.specs().iter().map(|(spec, value)| options::advertise(spec, value)).collect();
-        lines.push(options::advertise(&OptionSpec::save(SAVE_OPTION), ""));
-        lines.push(options::advertise(&OptionSpec::reset(RESET_OPTION), ""));
-        lines.push(options::advertise(&OptionSpec::string(CONFIGURE_OPTION, ""), ""));
-        lines.extend(self.plugins.options().iter().map(|(spec, value)| options::advertise(spec, value)));
-        lines
+        self.options.entries(&self.plugins).iter().map(|e| options::advertise(&e.spec, &e.value)).collect()
     }
 
     fn advertise_options_body(&mut self) {
@@ -759,72 +748,68 @@ impl Session {
     }
 
     fn set_option(&mut self, line: &str, name: &str, value: Option<&str>) {
-        if name == CONFIGURE_OPTION {
-            for setting in value.unwrap_or_default().split(';').map(str::trim).filter(|s| !s.is_empty()) {
-                let (inner, inner_value) = match setting.split_once('=') {
-                    Some((inner, inner_value)) => (inner.trim(), Some(inner_value.trim())),
-                    None => (setting, None),
-                };
-                if inner == CONFIGURE_OPTION {
-                    self.reply(Reply::Error {
-                        kind: "bad parameter",
-                        command: format!("{line} (Configure within Configure)"),
-                    });
-                    continue;
-                }
-                self.set_option(&format!("option {setting}"), inner, inner_value);
+        let before = self.options.host.clone();
+        let changed = match self.options.set(&mut self.plugins, name, value) {
+            Ok(changed) => changed,
+            Err(Refused::Unknown) => {
+                self.reply(Reply::Error { kind: "unknown option", command: line.to_owned() });
+                return;
             }
-            return;
-        }
-        if name == SAVE_OPTION {
-            self.save_settings();
-            return;
-        }
-        if name == RESET_OPTION {
-            let old = std::mem::take(&mut self.host_options);
-            self.clock.overhead_ms = self.host_options.overhead_ms;
-            if (&old.log_folder, old.log_files) != (&self.host_options.log_folder, self.host_options.log_files) {
-                self.move_log();
-            }
-            if old.book_file != self.host_options.book_file {
-                self.open_book();
-            }
-            self.plugins.reset();
-            self.clear_hash = true;
-            // The GUI purged its option list when the button was pressed: always answer.
-            self.advertised.clear();
-            self.readvertise_options();
-            return;
-        }
-        if let Some(result) = self.host_options.set(name, value) {
-            match result {
-                Ok(()) => {
-                    self.clock.overhead_ms = self.host_options.overhead_ms;
-                    if name == host_options::MULTI_PV && self.analyzing {
-                        self.restart_analysis();
-                    }
-                    if name == host_options::LOG_FOLDER || name == host_options::LOG_FILES {
-                        self.move_log();
-                    }
-                    if name == host_options::BOOK_FILE {
-                        self.open_book();
-                    }
-                }
-                Err(why) => self.reply(Reply::Error { kind: "bad parameter", command: format!("{line} ({why})") }),
-            }
-            return;
-        }
-        match self.plugins.set_option(name, value) {
-            None => self.reply(Reply::Error { kind: "unknown option", command: line.to_owned() }),
-            Some(Err(why)) => {
+            Err(Refused::BadValue(why)) => {
                 tracing::warn!(%line, %why, "option refused");
                 self.reply(Reply::Error { kind: "bad parameter", command: format!("{line} ({why})") });
                 // A plugin that failed to load has left the menu.
                 if name == Kind::Search.option_name() || name == Kind::Eval.option_name() {
                     self.readvertise_options();
                 }
+                return;
             }
-            Some(Ok(OptionChange::Value)) => {
+        };
+        match changed {
+            Changed::Configure(settings) => {
+                for setting in settings.split(';').map(str::trim).filter(|s| !s.is_empty()) {
+                    let (inner, inner_value) = match setting.split_once('=') {
+                        Some((inner, inner_value)) => (inner.trim(), Some(inner_value.trim())),
+                        None => (setting, None),
+                    };
+                    if inner == registry::CONFIGURE {
+                        self.reply(Reply::Error {
+                            kind: "bad parameter",
+                            command: format!("{line} (Configure within Configure)"),
+                        });
+                        continue;
+                    }
+                    self.set_option(&format!("option {setting}"), inner, inner_value);
+                }
+            }
+            Changed::Save => self.save_settings(),
+            Changed::Reset => {
+                self.clock.overhead_ms = self.options.host.overhead_ms;
+                let host = &self.options.host;
+                if (&before.log_folder, before.log_files) != (&host.log_folder, host.log_files) {
+                    self.move_log();
+                }
+                if before.book_file != self.options.host.book_file {
+                    self.open_book();
+                }
+                self.clear_hash = true;
+                // The GUI purged its option list when the button was pressed: always answer.
+                self.advertised.clear();
+                self.readvertise_options();
+            }
+            Changed::Host(name) => {
+                self.clock.overhead_ms = self.options.host.overhead_ms;
+                if name == host_options::MULTI_PV && self.analyzing {
+                    self.restart_analysis();
+                }
+                if name == host_options::LOG_FOLDER || name == host_options::LOG_FILES {
+                    self.move_log();
+                }
+                if name == host_options::BOOK_FILE {
+                    self.open_book();
+                }
+            }
+            Changed::Plugins(OptionChange::Value(_)) => {
                 // Scores found with the old value would be shown for the new one.
                 self.clear_hash = true;
                 if self.analyzing {
@@ -832,7 +817,7 @@ impl Session {
                     self.restart_analysis();
                 }
             }
-            Some(Ok(OptionChange::Selection(_))) => {
+            Changed::Plugins(OptionChange::Selection(_)) => {
                 self.readvertise_options();
                 if let Some(note) = self.ics.plugins_changed(self.finger_notes(), Instant::now()) {
                     self.reply(note);
@@ -844,7 +829,7 @@ impl Session {
                     self.restart_analysis();
                 }
             }
-            Some(Ok(OptionChange::ScanNeeded)) => self.rescan(),
+            Changed::Plugins(OptionChange::ScanNeeded) => self.rescan(),
         }
     }
 
@@ -892,9 +877,9 @@ impl Session {
     /// Applies the `Log folder` and `Log files` options.
     fn move_log(&mut self) {
         let Some(logging) = &self.logging else { return };
-        let folder = &self.host_options.log_folder;
+        let folder = &self.options.host.log_folder;
         let folder = (!folder.is_empty()).then(|| std::path::Path::new(folder));
-        match logging.reconfigure(folder, self.host_options.log_files as usize) {
+        match logging.reconfigure(folder, self.options.host.log_files as usize) {
             Ok(()) => {
                 let location = logging.location().map(|l| l.display().to_string()).unwrap_or_default();
                 self.debug(format!("logging to {location}"));
@@ -908,9 +893,7 @@ impl Session {
             self.reply(Reply::TellUserError("No folder to save settings in".into()));
             return;
         };
-        let mut settings = self.host_options.saved();
-        settings.extend(self.plugins.saved_settings());
-        match settings::save(&path, &settings) {
+        match settings::save(&path, &self.options.saved(&self.plugins)) {
             Ok(()) => self.reply(Reply::TellUser(format!("Settings saved to {}", path.display()))),
             Err(why) => self.reply(Reply::TellUserError(format!("Settings not saved to {}: {why}", path.display()))),
         }
@@ -1001,7 +984,7 @@ impl Session {
     /// opponent), or nobody can win.
     fn accepts_draw(&self) -> bool {
         self.game.position().is_insufficient_material()
-            || self.ics.accepts_draw(self.last_score, self.host_options.contempt_cp)
+            || self.ics.accepts_draw(self.last_score, self.options.host.contempt_cp)
     }
 
     fn finger_notes_due(&mut self) {
@@ -1211,9 +1194,9 @@ impl Session {
     fn advice(&mut self) -> Advice {
         self.drawing_moves.clear();
         let book_use = BookUse {
-            enabled: self.host_options.use_book,
-            depth: self.host_options.book_depth,
-            choice: self.host_options.book_choice,
+            enabled: self.options.host.use_book,
+            depth: self.options.host.book_depth,
+            choice: self.options.host.book_choice,
         };
         let draw = self.next_book_draw();
         // Books on disk and tablebases read their files to answer: off the thread
@@ -1271,7 +1254,7 @@ impl Session {
     /// file is read on a thread of its own: a file on a stalled disk must not
     /// hold the engine. A book that takes longer than a moment arrives later.
     fn open_book(&mut self) {
-        let file = self.host_options.book_file.trim().to_owned();
+        let file = self.options.host.book_file.trim().to_owned();
         self.book = None;
         self.book_generation += 1;
         if file.is_empty() {
@@ -1426,10 +1409,10 @@ impl Session {
             },
             depth: self.clock.depth_limit.unwrap_or(0),
             nodes: node_limit,
-            threads: self.host_options.threads,
+            threads: self.options.host.threads,
             hash_mb: self.hash_mb,
             // Extra lines cost strength; they are for analysis, not for play.
-            multipv: if purpose == Purpose::Analysis { self.host_options.multipv } else { 1 },
+            multipv: if purpose == Purpose::Analysis { self.options.host.multipv } else { 1 },
             clear_hash: std::mem::take(&mut self.clear_hash),
             soft_ms: budget.soft_ms,
             hard_ms: budget.hard_ms,
@@ -1689,7 +1672,7 @@ impl Session {
             pawnless: self.game.position().board().pawns().is_empty(),
             opponent_time_cs: self.clock.opponent_ms().map(|ms| ms / 10),
         };
-        let options = &self.host_options;
+        let options = &self.options.host;
         let limits = Limits {
             resign_threshold_cp: options.resign_threshold_cp,
             resign_moves: options.resign_moves,
@@ -1698,7 +1681,7 @@ impl Session {
         };
         let verdict = self.ics.judge(&judged, &limits);
         self.finger_notes_due();
-        if let Some(greeting) = self.ics.greet(&self.host_options.greeting, now) {
+        if let Some(greeting) = self.ics.greet(&self.options.host.greeting, now) {
             self.reply(greeting);
         }
         if verdict != Verdict::Play {
@@ -1722,7 +1705,7 @@ impl Session {
         self.game.play(m);
         self.claimed = false;
         self.reply(Reply::Move(text));
-        let commentary = self.host_options.commentary;
+        let commentary = self.options.host.commentary;
         for line in self.ics.commentary(commentary, summary.as_ref(), &san, note, now) {
             self.reply(line);
         }
@@ -1757,7 +1740,7 @@ impl Session {
 
     /// In bughouse, with the partner's help allowed: ask for a piece that mates now.
     fn ask_partner(&mut self) {
-        if !self.bughouse || !self.host_options.partner_asks {
+        if !self.bughouse || !self.options.host.partner_asks {
             return;
         }
         let mating = ics::mating_drop(self.game.position(), self.game.castling_mode());

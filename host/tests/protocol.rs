@@ -470,3 +470,33 @@ fn a_plugin_found_only_through_the_plugin_folder_is_restored_and_a_lost_one_told
     });
     assert!(told.contains("Evaluation=panicky"), "{told}");
 }
+
+#[test]
+fn a_plugin_option_named_as_a_host_option_is_shown_apart_and_reaches_the_plugin() {
+    let folder = common::plugin_folder(&[("test_option_clash", "clasher.so")]);
+    let mut engine = Engine::start(Some(folder.path()));
+    engine.handshake();
+    engine.send("option Search=clasher");
+    let features = engine.sync(1);
+    for wanted in
+        ["feature option=\"clasher: Threads -spin 1 1 64\"", "feature option=\"clasher: MultiPV -spin 1 1 64\""]
+    {
+        assert!(features.iter().any(|l| l == wanted), "{wanted} not offered: {features:?}");
+    }
+    for host_option in ["Threads", "MultiPV"] {
+        let offered = features.iter().filter(|l| l.starts_with(&format!("feature option=\"{host_option} "))).count();
+        assert_eq!(offered, 1, "{host_option} offered {offered} times: {features:?}");
+    }
+    for line in ["option clasher: Threads=7", "option clasher: MultiPV=5", "option Threads=3", "new", "force", "post"] {
+        engine.send(line);
+    }
+    let said = engine.sync(2);
+    assert!(!said.iter().any(|l| l.starts_with("Error")), "{said:?}");
+    engine.send("analyze");
+    let line = engine.read_until(|l| thinking(l).is_some()).pop().expect("a thinking line");
+    // The plugin shows depth = the host's Threads, score = its own Threads, nodes = its own MultiPV.
+    let fields: Vec<&str> = line.split_whitespace().take(4).collect();
+    assert_eq!(fields, ["3", "7", "0", "5"], "{line}");
+    engine.send("exit");
+    engine.sync(3);
+}

@@ -4,7 +4,7 @@
 use std::{collections::HashMap, path::PathBuf};
 
 use abi_stable::std_types::RStr;
-use plugboard_plugin_api::{EvaluatorSource, OptionKind, OptionSpec, SearchModuleRef};
+use plugboard_plugin_api::{EvaluatorSource, OptionSpec, SearchModuleRef};
 
 use super::{
     Kind, Origin, Plugin, Registry,
@@ -12,7 +12,6 @@ use super::{
     examine::{Examiner, Verdict},
     registry::{Refusal, ScanReport},
 };
-use crate::protocol::options;
 
 pub const RESCAN_OPTION: &str = "Rescan plugins";
 pub const FOLDER_OPTION: &str = "Plugin folder";
@@ -20,8 +19,8 @@ pub const FOLDER_OPTION: &str = "Plugin folder";
 /// What an accepted `option` command changed.
 #[derive(Debug, PartialEq, Eq)]
 pub enum OptionChange {
-    /// A value the next search will see; nothing to announce.
-    Value,
+    /// A value of a plugin of this kind, which the next search will see; nothing to announce.
+    Value(Kind),
     /// The chosen plugin of this kind changed (or the choices did): options must be re-advertised.
     Selection(Kind),
     /// The plugin folders must be scanned again ([`PluginHost::begin_scan`]):
@@ -52,13 +51,24 @@ pub struct Examined {
     verdicts: Vec<(PathBuf, Verdict)>,
 }
 
-/// Where an advertised option's value goes.
+/// Where an offered option's value goes.
 #[derive(Debug, Clone, PartialEq, Eq)]
-enum Target {
+pub enum Target {
     Selection(Kind),
     Rescan,
     Folder,
-    Plugin { kind: Kind, plugin: String, option: String },
+    /// A chosen plugin's own option, by the plugin's name for it.
+    Plugin {
+        kind: Kind,
+        plugin: String,
+        option: String,
+    },
+}
+
+impl Target {
+    pub fn is_plugin_own(&self) -> bool {
+        matches!(self, Target::Plugin { .. })
+    }
 }
 
 pub struct PluginHost {
@@ -219,12 +229,15 @@ impl PluginHost {
         fallback
     }
 
-    /// Every option to advertise, with its current value.
-    pub fn options(&self) -> Vec<(OptionSpec, String)> {
-        self.described_options().into_iter().map(|(_, spec, value)| (spec, value)).collect()
+    /// The `Plugin folder` option as the user set it (empty: none).
+    pub fn folder_option(&self) -> &str {
+        &self.folder_option
     }
 
-    fn described_options(&self) -> Vec<(Target, OptionSpec, String)> {
+    /// Every option this host offers, with its current value: the plugin
+    /// choices, rescan, the folder, then the chosen plugins' own options under
+    /// their own names (the option registry gives them unique ones).
+    pub fn offered(&self) -> Vec<(Target, OptionSpec, String)> {
         let mut list = Vec::new();
         for kind in [Kind::Search, Kind::Eval] {
             let names = self.registry.names(kind);
@@ -243,36 +256,28 @@ impl PluginHost {
         for kind in [Kind::Search, Kind::Eval] {
             let plugin = self.selected(kind);
             for spec in plugin.info.options.iter() {
-                let mut shown = spec.clone();
-                if HOST_NAMES.contains(&spec.name.as_str()) || list.iter().any(|(_, s, _)| s.name == spec.name) {
-                    shown.name = format!("{} {}", plugin.name(), spec.name).into();
-                }
                 let key = (kind, plugin.name().to_owned(), spec.name.to_string());
                 let value = self.values.get(&key).cloned().unwrap_or_else(|| spec.default.to_string());
                 let target = Target::Plugin { kind, plugin: key.1, option: key.2 };
-                list.push((target, shown, value));
+                list.push((target, spec.clone(), value));
             }
         }
         list
     }
 
-    /// Carries out `option NAME=VALUE` for the options this module owns; `None`
-    /// when the name is not one of them.
-    pub fn set_option(&mut self, name: &str, value: Option<&str>) -> Option<Result<OptionChange, String>> {
-        let (target, spec, _) = self.described_options().into_iter().find(|(_, spec, _)| spec.name == name)?;
-        let value = match options::validate(&spec, value) {
-            Ok(value) => value,
-            Err(why) => return Some(Err(why)),
-        };
-        Some(match target {
+    /// Hands a checked value to `target`; `keep` says whether the value is one
+    /// to give back to the plugin when it is loaded again (not a button press).
+    pub fn set(&mut self, target: &Target, value: String, keep: bool) -> Result<OptionChange, String> {
+        match target {
             Target::Selection(kind) => {
+                let kind = *kind;
                 match kind {
                     Kind::Search => self.search = value.clone(),
                     Kind::Eval => self.eval = value.clone(),
                 }
                 if let Err(refusal) = self.activate(kind) {
                     let fallback = self.selected(kind).name().to_owned();
-                    return Some(Err(format!("{value} cannot be used, {}; {fallback} stays", refusal.reason)));
+                    return Err(format!("{value} cannot be used, {}; {fallback} stays", refusal.reason));
                 }
                 let plugin = self.selected(kind);
                 tracing::info!(%kind, name = %plugin.name(), origin = %plugin.origin, "plugin selected");
@@ -289,13 +294,13 @@ impl PluginHost {
                 Ok(OptionChange::ScanNeeded)
             }
             Target::Plugin { kind, plugin, option } => {
-                let applied = self.apply(kind, &plugin, &option, &value);
-                if applied.is_ok() && !matches!(spec.kind, OptionKind::Button | OptionKind::Save | OptionKind::Reset) {
-                    self.values.insert((kind, plugin, option), value);
+                self.apply(*kind, plugin, option, &value)?;
+                if keep {
+                    self.values.insert((*kind, plugin.clone(), option.clone()), value);
                 }
-                applied.map(|()| OptionChange::Value)
+                Ok(OptionChange::Value(*kind))
             }
-        })
+        }
     }
 
     /// Back to the defaults: the default plugins, no extra folder, every plugin
@@ -319,27 +324,6 @@ impl PluginHost {
                 tracing::warn!(%kind, %plugin, %option, %why, "option not reset");
             }
         }
-    }
-
-    /// The settings worth saving: every option with a value, by its advertised name.
-    pub fn saved_settings(&self) -> Vec<(String, String)> {
-        let mut described = self.described_options();
-        // The folder first: a plugin found only there can be chosen once it is scanned.
-        described.sort_by_key(|(target, _, _)| *target != Target::Folder);
-        described
-            .into_iter()
-            .filter(|(target, spec, _)| {
-                // An unset folder is not a setting: restoring it would only rescan.
-                let unset_folder = *target == Target::Folder && self.folder_option.is_empty();
-                *target != Target::Rescan
-                    && !unset_folder
-                    && !matches!(spec.kind, OptionKind::Button | OptionKind::Save | OptionKind::Reset)
-            })
-            .map(|(target, spec, value)| {
-                let value = if target == Target::Folder { self.folder_option.clone() } else { value };
-                (spec.name.to_string(), value)
-            })
-            .collect()
     }
 
     fn apply(&self, kind: Kind, plugin: &str, option: &str, value: &str) -> Result<(), String> {
@@ -368,15 +352,3 @@ impl PluginHost {
         }
     }
 }
-
-/// Option names the host itself uses; a plugin option of the same name is shown prefixed.
-const HOST_NAMES: [&str; 8] = [
-    "Search",
-    "Evaluation",
-    RESCAN_OPTION,
-    FOLDER_OPTION,
-    "Move overhead",
-    "Save settings",
-    "Reset settings",
-    "Configure",
-];

@@ -373,6 +373,11 @@ fn hash_of(position: &VariantPosition) -> u64 {
 }
 
 /// The square name for diagnostics.
+/// Whether `variant NAME` can set up a game of these rules.
+pub fn knows_variant(name: &str) -> bool {
+    matches!(name, "fischerandom" | "bughouse") || api::Variant::from_cecp_name(name).is_some()
+}
+
 pub fn square_name(square: u8) -> String {
     Square::try_from(u32::from(square)).map_or_else(|_| "-".into(), |s| s.to_string())
 }

@@ -21,6 +21,7 @@ use plugboard_plugin_api::{
 use crate::{
     clock::Budget,
     event::{Event, Progress},
+    tablebases::SearchTables,
 };
 
 /// How long a search may take to return after its stop flag went up before the
@@ -47,6 +48,8 @@ pub struct SearchSpec {
     pub multipv: u32,
     pub clear_hash: bool,
     pub preset_scores: Vec<PresetScore>,
+    /// The tables the plugin may probe, kept open while the search runs.
+    pub tables: Option<SearchTables>,
     pub eval_noise: u32,
     pub noise_seed: u64,
     pub soft_ms: u64,
@@ -259,7 +262,7 @@ fn run(
     };
     // A plugin built before tablebases were lent has no such entry: it gets none.
     if let Some(use_tablebases) = spec.module.use_tablebases() {
-        use_tablebases(crate::tablebases::plugin_probe().into());
+        use_tablebases(spec.tables.as_ref().map(SearchTables::probe).into());
     }
     match (spec.module.search())(&request, spec.eval, Reporter::new(&relay)) {
         RResult::ROk(outcome) => Ok(outcome),

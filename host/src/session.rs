@@ -34,7 +34,7 @@ use crate::{
     },
     search::{SearchJob, SearchSpec},
     settings,
-    tablebases::{self, Tablebases},
+    tablebases::{self, SearchTables, Tablebases},
 };
 
 pub const ENGINE_NAME: &str = concat!("Plugboard ", env!("CARGO_PKG_VERSION"));
@@ -173,7 +173,7 @@ pub struct Session {
     /// The state of the generator that picks weighted book moves.
     book_draws: u64,
     /// Syzygy tables from `egtpath syzygy`, when any were found.
-    tablebases: Option<Arc<Tablebases>>,
+    tablebases: Option<SearchTables>,
     /// In a drawn tablebase position, the moves that keep the draw: our search
     /// chooses among them only.
     drawing_moves: Vec<shakmaty::Move>,
@@ -690,13 +690,19 @@ impl Session {
     }
 
     fn announce_features(&mut self) {
-        for feature in features::announcement(ENGINE_NAME, &plugboard_alphabeta::supported_variants()) {
+        for feature in features::announcement(ENGINE_NAME, &self.announced_variants()) {
             self.reply(Reply::Feature(feature));
         }
         self.advertise_options_body();
         self.reply(Reply::Feature("done=1".into()));
         let notes = std::mem::take(&mut self.startup_notes);
         self.out.extend(notes);
+    }
+
+    /// What the loaded search plugins can play, as far as the host knows the rules.
+    fn announced_variants(&self) -> String {
+        let variants = self.plugins.variants();
+        variants.into_iter().filter(|name| game::knows_variant(name)).collect::<Vec<_>>().join(",")
     }
 
     fn option_lines(&self) -> Vec<String> {
@@ -1203,7 +1209,8 @@ impl Session {
         // that answers the GUI, so a stalled disk costs the known move, not the game.
         // Without them, nothing is read and no thread is needed for the move.
         let advice = if self.knowledge_reads_files() {
-            let (game, book, tables) = (self.game.clone(), self.book.clone(), self.tablebases.clone());
+            let (game, book, tables) =
+                (self.game.clone(), self.book.clone(), self.tablebases.as_ref().map(|t| t.tables().clone()));
             let asked = files::off_thread("known-moves", KNOWLEDGE_PATIENCE, move || {
                 known_moves::advise(&game, book.as_deref(), book_use, tables.as_deref(), draw)
             });
@@ -1214,7 +1221,7 @@ impl Session {
         } else {
             known_moves::advise(&self.game, self.book.as_deref(), book_use, None, draw)
         };
-        if let Some(why) = self.tablebases.as_ref().and_then(|tables| tables.take_failure()) {
+        if let Some(why) = self.tablebases.as_ref().and_then(|lent| lent.tables().take_failure()) {
             self.reply(Reply::TellUser(format!("Syzygy tablebases: {why}; the search plays on without that table")));
         }
         advice
@@ -1296,7 +1303,7 @@ impl Session {
     fn book_listing(&mut self) {
         let position = self.game.orthodox_position().cloned();
         let standard = self.game.castling_mode() == CastlingMode::Standard;
-        let (book, tables) = (self.book.clone(), self.tablebases.clone());
+        let (book, tables) = (self.book.clone(), self.tablebases.as_ref().map(|t| t.tables().clone()));
         let listed = files::off_thread("bk", KNOWLEDGE_PATIENCE, move || {
             known_moves::listing(position.as_ref(), book.as_deref().filter(|_| standard), tables.as_deref())
         });
@@ -1343,15 +1350,13 @@ impl Session {
         }
         if tables.is_empty() {
             self.tablebases = None;
-            tablebases::install(None);
             // Having no tables is normal: GUIs send their default path to every engine.
             self.debug(format!("No Syzygy tables found in {paths}: playing without tablebases"));
             return;
         }
         self.debug(format!("Syzygy tablebases: {}", tables.describe()));
         let tables = Arc::new(tables);
-        tablebases::install(Some(tables.clone()));
-        self.tablebases = Some(tables);
+        self.tablebases = Some(SearchTables::lend(tables));
         // Scores found without the tables may be wrong with them.
         self.clear_hash = true;
     }
@@ -1419,6 +1424,7 @@ impl Session {
             infinite: purpose != Purpose::Move,
             cpu_clock: self.clock.nodes_per_second == Some(0),
             preset_scores: self.preset_scores.clone(),
+            tables: self.tablebases.clone(),
             eval_noise: if self.random { RANDOM_NOISE_CP } else { 0 },
             noise_seed: std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)

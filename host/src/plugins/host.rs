@@ -209,6 +209,24 @@ impl PluginHost {
         (module.source(), plugin)
     }
 
+    /// Every variant (CECP names) a usable search plugin lists, each once, the
+    /// built-in search's first.
+    pub fn variants(&self) -> Vec<String> {
+        let mut searches: Vec<&Plugin> =
+            self.registry.plugins().iter().filter(|p| p.kind == Kind::Search && p.disabled.is_none()).collect();
+        searches.sort_by_key(|p| p.origin != Origin::Builtin);
+        let mut variants: Vec<String> = Vec::new();
+        for plugin in searches {
+            let listed = if plugin.info.variants.is_empty() { "normal" } else { plugin.info.variants.as_str() };
+            for name in listed.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+                if !variants.iter().any(|v| v == name) {
+                    variants.push(name.to_owned());
+                }
+            }
+        }
+        variants
+    }
+
     /// What the evaluation plugin from `origin` last panicked with, and where;
     /// its evaluators' panics reach the host only as failed scores.
     pub fn last_eval_panic(&self, origin: &Origin, name: &str) -> Option<String> {
@@ -350,5 +368,38 @@ impl PluginHost {
                 tracing::warn!(%kind, %plugin, %option, %why, "option not restored after reload");
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use plugboard_plugin_api::{PluginInfo, Reporter, SearchOutcome, SearchPlugin, SearchRequest};
+
+    use super::*;
+
+    struct Shatranj;
+
+    impl SearchPlugin for Shatranj {
+        fn info() -> PluginInfo {
+            PluginInfo::new("shatranj-only", "0.1.0").variants("normal, shatranj,xiangqi")
+        }
+
+        fn search(_: &SearchRequest<'_>, _: EvaluatorSource, _: Reporter<'_>) -> Result<SearchOutcome, String> {
+            Err("not for searching".into())
+        }
+    }
+
+    #[test]
+    fn the_variants_are_those_of_every_usable_search_each_once_the_built_ins_first() {
+        let mut registry = Registry::with_builtins();
+        let builtin = PluginHost::with_registry(Registry::with_builtins(), Vec::new()).variants();
+        registry.link_search::<Shatranj>();
+        let mut host = PluginHost::with_registry(registry, Vec::new());
+        let mut expected = builtin.clone();
+        expected.extend(["shatranj".to_owned(), "xiangqi".to_owned()]);
+        assert_eq!(host.variants(), expected);
+        assert!(builtin.iter().any(|v| v == "normal") && !builtin.iter().any(|v| v == "shatranj"), "{builtin:?}");
+        host.disable(Kind::Search, &Origin::Builtin, "shatranj-only", "a test");
+        assert_eq!(host.variants(), builtin);
     }
 }

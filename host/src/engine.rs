@@ -17,8 +17,10 @@ use crate::{
     event::Event,
     logging::Logging,
     plugins::PluginHost,
-    protocol::reply::{QUOTED_CHARS, Reply, quote},
-    session::Session,
+    protocol::{
+        Session,
+        reply::{QUOTED_CHARS, Reply, quote},
+    },
 };
 
 /// How long the plugin scan at start-up may take before a GUI that has asked

@@ -209,18 +209,9 @@ impl Game {
         true
     }
 
-    /// How the GUI should see `m`: coordinates, and `O-O`/`O-O-O` in Chess960.
+    /// How the GUI should see `m`: see [`move_text`].
     pub fn move_text(&self, m: Move) -> String {
-        match (self.mode, m) {
-            (CastlingMode::Chess960, Move::Castle { king, rook }) => {
-                if rook.file() > king.file() {
-                    "O-O".into()
-                } else {
-                    "O-O-O".into()
-                }
-            }
-            _ => UciMove::from_move(m, self.mode).to_string(),
-        }
+        move_text(self.mode, m)
     }
 
     /// Whether playing `m` makes a draw claimable (threefold repetition or fifty
@@ -373,6 +364,21 @@ fn hash_of(position: &VariantPosition) -> u64 {
 }
 
 /// The square name for diagnostics.
+/// How the GUI should see `m` in a game castling as `mode`: coordinates, and
+/// `O-O`/`O-O-O` in Chess960.
+pub fn move_text(mode: CastlingMode, m: Move) -> String {
+    match (mode, m) {
+        (CastlingMode::Chess960, Move::Castle { king, rook }) => {
+            if rook.file() > king.file() {
+                "O-O".into()
+            } else {
+                "O-O-O".into()
+            }
+        }
+        _ => UciMove::from_move(m, mode).to_string(),
+    }
+}
+
 /// Whether `variant NAME` can set up a game of these rules.
 pub fn knows_variant(name: &str) -> bool {
     matches!(name, "fischerandom" | "bughouse") || api::Variant::from_cecp_name(name).is_some()

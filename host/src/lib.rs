@@ -1,7 +1,8 @@
 //! Plugboard: a CECP (xboard protocol) chess engine whose search and evaluation
 //! are plugins loaded at run time.
 //!
-//! The process is one [`session::Session`] fed [`event::Event`]s from one inbox by
+//! The process is one [`protocol::Session`] (the CECP front end over the
+//! [`core::Core`]) fed [`event::Event`]s from one inbox by
 //! the stdin reader, the search workers, the clock watcher and the signal handler;
 //! see `DESIGN.md` for the picture.
 
@@ -23,7 +24,6 @@ pub mod perft;
 pub mod plugins;
 pub mod protocol;
 pub mod search;
-pub mod session;
 pub mod settings;
 pub mod signals;
 pub mod tablebases;

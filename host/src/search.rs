@@ -20,6 +20,7 @@ use plugboard_plugin_api::{
 
 use crate::{
     clock::Budget,
+    core::searches::{Job, Launcher},
     event::{Event, Progress},
     tablebases::SearchTables,
 };
@@ -218,6 +219,43 @@ impl SearchJob {
             pauses.total += since.elapsed();
         }
         self.shared.control.paused.store(false, Ordering::Relaxed);
+    }
+}
+
+/// Runs each search on a thread of its own, its reports sent to `inbox`.
+pub struct ThreadLauncher {
+    pub inbox: Sender<Event>,
+}
+
+impl Launcher for ThreadLauncher {
+    fn launch(&mut self, id: u64, spec: SearchSpec) -> Box<dyn Job> {
+        Box::new(SearchJob::start(id, spec, self.inbox.clone()))
+    }
+}
+
+impl Job for SearchJob {
+    fn stop(&self) {
+        SearchJob::stop(self);
+    }
+
+    fn is_finished(&self) -> bool {
+        SearchJob::is_finished(self)
+    }
+
+    fn elapsed(&self) -> Duration {
+        SearchJob::elapsed(self)
+    }
+
+    fn set_timed(&self, budget: Budget) -> Budget {
+        SearchJob::set_timed(self, budget)
+    }
+
+    fn pause(&self) {
+        SearchJob::pause(self);
+    }
+
+    fn resume(&self) {
+        SearchJob::resume(self);
     }
 }
 

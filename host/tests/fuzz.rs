@@ -8,7 +8,7 @@ use plugboard::{
     event::Event,
     plugins::{PluginHost, Registry},
     protocol::Command,
-    session::Session,
+    protocol::Session,
 };
 
 /// xorshift64*: repeatable noise without a dependency.

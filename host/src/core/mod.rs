@@ -1,3 +1,763 @@
-//! The engine core: what the engine knows and decides, apart from any protocol's text.
+//! The engine core: the game, the clock, the searches, what the engine knows
+//! without searching, the plugins and every option, and the chess-server
+//! policy, driven by typed requests and answering with typed [`Note`]s. It knows
+//! no protocol's text: a front end (`protocol/` for CECP) turns lines into
+//! requests and notes into lines. Its parts are sub-states that return outcomes;
+//! the decisions are made here and in `play.rs`.
 
+pub mod knowledge;
+pub mod note;
 pub mod options;
+mod play;
+pub mod searches;
+pub mod setup;
+
+use std::{
+    path::PathBuf,
+    sync::{Arc, mpsc::Sender},
+    time::Instant,
+};
+
+use shakmaty::{Color, Move, Position};
+
+use self::{
+    knowledge::{Arrival, Knowledge},
+    options::Options,
+    searches::{Launcher, Purpose, Searches},
+    setup::Setup,
+};
+pub use self::{
+    note::Note,
+    options::{Changed, Refused},
+};
+use crate::{
+    clock::Clock,
+    event::{Event, ExaminedPlugins, LoadedTables},
+    files,
+    game::Game,
+    host_options,
+    ics::{self, Ics},
+    logging::Logging,
+    plugins::{Examined, Kind, OptionChange, PluginHost},
+    settings,
+    tablebases::Problems,
+};
+
+pub const ENGINE_NAME: &str = concat!("Plugboard ", env!("CARGO_PKG_VERSION"));
+/// What the engine uses besides its hash (code, plugins, table indexes, stacks):
+/// 25 MiB resident with a 1 MiB hash, measured on Linux x86-64 with
+/// `/usr/bin/time -v`. `memory N` leaves this much of N out of the hash.
+const OWN_FOOTPRINT_MB: u32 = 24;
+/// More nodes a second than any engine searches on a PC: a higher `nps` would
+/// make the node budget of a move last for hours of wall time.
+const MAX_NPS: u64 = 50_000_000;
+/// How long reading the saved settings may hold the start-up.
+const SETTINGS_PATIENCE: std::time::Duration = std::time::Duration::from_secs(2);
+/// How long examining plugin files may hold the engine before it goes on and
+/// takes in the findings when they arrive (a library whose load-time code hangs
+/// holds its examination for [`crate::plugins::examine::PATIENCE`]).
+const SCAN_PATIENCE: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// Why a request was not carried out; the core's state is as it was.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// Not in this state of the game or the engine; the reason, when there is more to say.
+    NotLegalNow(Option<String>),
+    BadParameter(String),
+    UnknownOption,
+    UnsupportedVariant,
+    UnsupportedTables,
+}
+
+/// What an accepted `option` did.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Applied {
+    Done,
+    /// `Configure`'s value: `NAME=VALUE; NAME=VALUE`, still to be set one by one.
+    Configure(String),
+}
+
+pub struct Core {
+    /// Where work that outlasts its patience (a book, tables, a scan) reports.
+    inbox: Sender<Event>,
+    out: Vec<Note>,
+    plugins: PluginHost,
+    setup: Setup,
+    clock: Clock,
+    options: Options,
+    engine_side: Option<Color>,
+    analyzing: bool,
+    ponder: bool,
+    random: bool,
+    hash_mb: u32,
+    clear_hash: bool,
+    searches: Searches,
+    /// The reply the last search expects: shown by `hint`, pondered on.
+    expected_reply: Option<Move>,
+    /// In a drawn tablebase position, the moves that keep the draw: our search
+    /// chooses among them only.
+    drawing_moves: Vec<Move>,
+    /// The score of our last search for a move, in centipawns for us.
+    last_score: Option<i32>,
+    /// Where we play and against whom, and what we say there.
+    pub ics: Ics,
+    knowledge: Knowledge,
+    logging: Option<Logging>,
+    /// Where `Save settings` writes, if anywhere.
+    settings_path: Option<PathBuf>,
+    quit: bool,
+}
+
+impl Core {
+    pub fn new(inbox: Sender<Event>, plugins: PluginHost, launcher: Box<dyn Launcher>) -> Core {
+        let seed = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0x9e37_79b9_7f4a_7c15, |t| t.as_nanos() as u64);
+        let mut core = Core {
+            inbox,
+            out: Vec::new(),
+            plugins,
+            setup: Setup::default(),
+            clock: Clock::default(),
+            options: Options::default(),
+            engine_side: Some(Color::Black),
+            analyzing: false,
+            ponder: false,
+            random: false,
+            hash_mb: 64,
+            clear_hash: true,
+            searches: Searches::new(launcher),
+            expected_reply: None,
+            drawing_moves: Vec::new(),
+            last_score: None,
+            ics: Ics::default(),
+            knowledge: Knowledge::new(seed),
+            logging: None,
+            settings_path: None,
+            quit: false,
+        };
+        core.report_plugins();
+        core
+    }
+
+    /// What the core said since the last call, in order.
+    pub fn take_notes(&mut self) -> Vec<Note> {
+        std::mem::take(&mut self.out)
+    }
+
+    fn note(&mut self, note: Note) {
+        self.out.push(note);
+    }
+
+    fn debug(&mut self, text: String) {
+        tracing::debug!("{text}");
+        if self.options.host.debug_output {
+            self.note(Note::Debug(text));
+        }
+    }
+
+    pub fn game(&self) -> &Game {
+        self.setup.game()
+    }
+
+    /// Whether moves can be played: false after a position that was refused.
+    pub fn position_valid(&self) -> bool {
+        self.setup.is_valid()
+    }
+
+    pub fn wants_to_quit(&self) -> bool {
+        self.quit
+    }
+
+    /// Whether a search is running that the core still waits for.
+    pub fn is_searching(&self) -> bool {
+        self.searches.running().is_some()
+    }
+
+    /// The number of the search the core waits for, if any.
+    pub fn search_id(&self) -> Option<u64> {
+        self.searches.running().map(|running| running.id)
+    }
+
+    /// Whether the engine is thinking about its own move (not pondering, not analysing).
+    pub fn thinking_on_move(&self) -> bool {
+        self.searches.is_running(|purpose| purpose == Purpose::Move)
+    }
+
+    /// The reply we expect to our last move, if it is legal in the position now.
+    pub fn hint(&self) -> Option<Move> {
+        self.expected_reply.filter(|&m| self.game().position().is_legal(m))
+    }
+
+    /// Every option, under its unique name, with its value.
+    pub fn options(&self) -> Vec<options::Entry> {
+        self.options.entries(&self.plugins)
+    }
+
+    /// What the usable search plugins can play, as far as the host knows the rules.
+    pub fn variants(&self) -> Vec<String> {
+        self.plugins.variants().into_iter().filter(|name| crate::game::knows_variant(name)).collect()
+    }
+
+    /// Lets the `Log folder` and `Log files` options move the log.
+    pub fn use_logging(&mut self, logging: Logging, kept_files: usize) {
+        self.options.host.log_files = kept_files as u32;
+        self.logging = Some(logging);
+    }
+
+    /// Events from the engine's own workers and the operating system.
+    pub fn handle(&mut self, event: Event) {
+        match event {
+            Event::Progress { job, progress } => self.on_progress(job, progress),
+            Event::Finished { job, outcome } => self.on_finished(job, outcome),
+            Event::Overdue { job } => self.on_overdue(job),
+            Event::Hung { job } => self.on_hung(job),
+            Event::BookOpened { generation, result } => self.book_opened(generation, result),
+            Event::TablesLoaded { generation, paths, loaded } => {
+                if let Some((tables, problems)) = loaded.0.lock().ok().and_then(|mut slot| slot.take()) {
+                    self.tables_opened(generation, &paths, tables, &problems);
+                }
+            }
+            Event::PluginsExamined(examined) => {
+                if let Some(examined) = examined.0.lock().ok().and_then(|mut slot| slot.take()) {
+                    self.scan_finished(examined);
+                }
+            }
+            Event::EndOfInput | Event::Terminate => self.quit(),
+            Event::Interrupt => self.move_now(),
+            Event::Line(_) | Event::Overlong { .. } => {}
+        }
+    }
+
+    pub fn quit(&mut self) {
+        self.discard_search();
+        self.quit = true;
+    }
+
+    pub fn new_game(&mut self) {
+        self.discard_search();
+        self.setup.new_game();
+        self.expected_reply = None;
+        self.engine_side = Some(Color::Black);
+        self.clock.new_game();
+        // The protocol: a new game turns random mode off.
+        self.random = false;
+        // A score from the last game says nothing about draw offers in this one.
+        self.last_score = None;
+        self.ics.new_game();
+        self.clear_hash = true;
+        self.restart_analysis();
+    }
+
+    pub fn set_variant(&mut self, name: &str) -> Result<(), Refusal> {
+        if !crate::game::knows_variant(name) {
+            return Err(Refusal::UnsupportedVariant);
+        }
+        self.discard_search();
+        self.setup.set_variant(name).map_err(|_| Refusal::UnsupportedVariant)?;
+        self.expected_reply = None;
+        let game = self.setup.game();
+        if matches!(
+            game.variant(),
+            plugboard_plugin_api::Variant::KING_OF_THE_HILL
+                | plugboard_plugin_api::Variant::RACING_KINGS
+                | plugboard_plugin_api::Variant::HORDE
+        ) {
+            let fen = game.fen();
+            self.note(Note::VariantStart { fen });
+        }
+        let chosen = self.plugins.selected(Kind::Search).name().to_owned();
+        let (_, search) = self.plugins.search_module(self.setup.game().cecp_name());
+        if search.name() != chosen {
+            let message = format!("The search {chosen} cannot play {name}; {} plays this game.", search.name());
+            self.note(Note::Tell(message));
+        }
+        self.restart_analysis();
+        Ok(())
+    }
+
+    pub fn toggle_random(&mut self) {
+        self.random = !self.random;
+    }
+
+    /// The engine plays neither side.
+    pub fn force(&mut self) {
+        self.discard_search();
+        self.engine_side = None;
+    }
+
+    /// The engine plays the side to move, starting now.
+    pub fn go(&mut self) -> Result<(), Refusal> {
+        self.discard_search();
+        self.engine_side = Some(self.game().turn());
+        if !self.position_valid() {
+            let why = "no legal position is set up; send one with setboard or new";
+            return Err(Refusal::NotLegalNow(Some(why.to_owned())));
+        }
+        self.think();
+        Ok(())
+    }
+
+    /// The engine plays the side not to move.
+    pub fn play_other(&mut self) {
+        self.discard_search();
+        self.engine_side = Some(!self.game().turn());
+        // As after our own move: think on the reply we expect, if asked to.
+        self.start_pondering();
+    }
+
+    /// Protocol 1's `white`/`black`: `turn` is to move, the engine plays the other side.
+    pub fn set_turn(&mut self, turn: Color) {
+        self.discard_search();
+        if self.game().turn() != turn {
+            self.expected_reply = None;
+        }
+        self.setup.set_turn(turn);
+        self.engine_side = Some(!turn);
+    }
+
+    pub fn clock(&mut self) -> &mut Clock {
+        &mut self.clock
+    }
+
+    /// `nps`: a node clock, capped where no engine searches faster.
+    pub fn set_nps(&mut self, rate: u64) {
+        if rate > MAX_NPS {
+            let tell =
+                format!("nps {rate} is more than any engine searches: {MAX_NPS} nodes a second are counted instead");
+            self.note(Note::Tell(tell));
+        }
+        self.clock.nodes_per_second = Some(rate.min(MAX_NPS));
+    }
+
+    /// `?`: the search for our move stops and its move is played.
+    pub fn move_now(&mut self) {
+        if self.thinking_on_move() {
+            self.searches.stop();
+        }
+    }
+
+    pub fn draw_offered(&mut self) {
+        let accepts = self.game().position().is_insufficient_material()
+            || self.ics.accepts_draw(self.last_score, self.options.host.contempt_cp);
+        if accepts {
+            self.note(Note::OfferDraw);
+        }
+    }
+
+    /// The GUI says the game is over.
+    pub fn game_over(&mut self) {
+        self.discard_search();
+        self.setup.over = true;
+    }
+
+    pub fn set_position(&mut self, fen: &str) {
+        self.discard_search();
+        let set = self.setup.set_fen(fen);
+        self.expected_reply = None;
+        if let Err(why) = set {
+            // The FEN is part of the message: PyChess ends every analysis with
+            // an empty board and stays quiet about errors that quote it.
+            self.note(Note::TellError(format!("Illegal position: {why} ({fen})")));
+        }
+        self.restart_analysis();
+    }
+
+    /// A board set up piece by piece, or why it is no legal position.
+    pub fn set_edited(&mut self, edited: Result<shakmaty::Chess, String>) {
+        if let Err(why) = self.setup.set_edited(edited) {
+            self.note(Note::TellError(format!("Illegal position: {why}")));
+        }
+        self.expected_reply = None;
+        self.restart_analysis();
+    }
+
+    /// Stops what runs before protocol 1's `edit` takes the board.
+    pub fn begin_edit(&mut self) {
+        self.discard_search();
+    }
+
+    pub fn book_listing(&mut self) {
+        let rows = self.knowledge.listing(self.setup.game());
+        self.note(Note::Listing(rows));
+    }
+
+    pub fn undo(&mut self, count: usize) {
+        self.discard_search();
+        self.setup.undo(count);
+        self.restart_analysis();
+    }
+
+    /// `hard`/`easy`: whether the engine thinks on the opponent's time.
+    pub fn set_pondering(&mut self, on: bool) {
+        self.ponder = on;
+        if !on && self.searches.is_running(|purpose| matches!(purpose, Purpose::Ponder { .. })) {
+            self.discard_search();
+        }
+    }
+
+    pub fn analyze(&mut self) {
+        self.discard_search();
+        self.analyzing = true;
+        self.restart_analysis();
+    }
+
+    pub fn exit_analysis(&mut self) -> Result<(), Refusal> {
+        if !self.analyzing {
+            return Err(Refusal::NotLegalNow(None));
+        }
+        self.discard_search();
+        self.analyzing = false;
+        self.setup.exclude(false, None);
+        Ok(())
+    }
+
+    /// `name`: the opponent, on a server.
+    pub fn set_opponent(&mut self, name: &str) {
+        self.finger_notes_due();
+        if self.ics.set_opponent(name) {
+            self.debug(format!("opponent {name}"));
+        } else {
+            // Locally xboard sends engine names with spaces; only server handles are used.
+            tracing::info!(name = ?name, "the opponent's name is no server handle; not used in messages");
+        }
+    }
+
+    pub fn set_ratings(&mut self, own: i32, opponent: i32) {
+        self.finger_notes_due();
+        self.ics.set_ratings(own, opponent);
+        let contempt = self.ics.contempt(self.options.host.contempt_cp);
+        self.debug(format!("ratings {own} (us) and {opponent}: contempt {contempt} cp"));
+    }
+
+    /// `memory`: the engine's whole footprint, hash included.
+    pub fn set_memory(&mut self, mb: u32) {
+        let hash_mb = mb.saturating_sub(OWN_FOOTPRINT_MB).max(1);
+        self.hash_mb = hash_mb.min(hash_ceiling_mb());
+        if self.hash_mb < hash_mb {
+            self.note(Note::Tell(format!("Hash limited to {} MB, half of this machine's memory", self.hash_mb)));
+        }
+    }
+
+    pub fn set_cores(&mut self, cores: u32) {
+        self.options.host.threads = cores.clamp(1, host_options::MAX_THREADS);
+    }
+
+    /// `egtpath KIND PATHS`: tablebases of a kind the engine reads, in place of the ones before.
+    pub fn open_tables(&mut self, kind: &str, paths: &str) -> Result<(), Refusal> {
+        if kind != "syzygy" {
+            return Err(Refusal::UnsupportedTables);
+        }
+        match self.knowledge.open_tables(paths) {
+            (generation, Arrival::Now((tables, problems))) => self.tables_opened(generation, paths, tables, &problems),
+            (generation, Arrival::Later(later)) => {
+                self.debug(format!("Syzygy tablebases in {paths} are still opening; used once they have"));
+                let paths = paths.to_owned();
+                self.forward_when_done("tables-wait", later, move |loaded| {
+                    let loaded = Arc::new(LoadedTables(std::sync::Mutex::new(Some(loaded))));
+                    Event::TablesLoaded { generation, paths, loaded }
+                });
+            }
+        }
+        Ok(())
+    }
+
+    pub fn pause(&mut self) -> Result<(), Refusal> {
+        self.searches.pause().then_some(()).ok_or(Refusal::NotLegalNow(None))
+    }
+
+    pub fn resume(&mut self) -> Result<(), Refusal> {
+        self.searches.resume().then_some(()).ok_or(Refusal::NotLegalNow(None))
+    }
+
+    /// `exclude`/`include` a root move, or all (`None`), for the current position.
+    pub fn exclude(&mut self, exclude: bool, m: Option<Move>) {
+        self.setup.exclude(exclude, m);
+        self.restart_analysis();
+    }
+
+    pub fn set_score(&mut self, centipawns: i32) -> Result<(), Refusal> {
+        self.setup.set_score(centipawns).map_err(|why| Refusal::NotLegalNow(Some(why)))?;
+        self.restart_analysis();
+        Ok(())
+    }
+
+    pub fn set_holdings(&mut self, white: &str, black: &str) -> Result<(), Refusal> {
+        match self.setup.set_pockets(white, black) {
+            Ok(()) => {
+                self.restart_analysis();
+                Ok(())
+            }
+            Err(why) if self.game().variant() != plugboard_plugin_api::Variant::CRAZYHOUSE => {
+                Err(Refusal::NotLegalNow(Some(why)))
+            }
+            Err(why) => Err(Refusal::BadParameter(why)),
+        }
+    }
+
+    /// Saves settings to `path` from now on, and applies what it already holds;
+    /// what cannot be restored is told.
+    pub fn use_settings_file(&mut self, path: PathBuf) {
+        self.settings_path = Some(path.clone());
+        // Off the thread that answers the GUI, as every file the engine reads.
+        let read = files::off_thread("settings", SETTINGS_PATIENCE, move || settings::load(&path));
+        let read = read.unwrap_or_else(|_| Err("reading them took too long".to_owned()));
+        let mut saved = match read {
+            Ok(saved) => saved,
+            Err(why) => {
+                tracing::warn!(%why, "saved settings not applied");
+                self.note(Note::TellError(format!("Saved settings not applied: {why}")));
+                return;
+            }
+        };
+        // The folder first, also from files saved before it was written first: a
+        // plugin found only there can be chosen once it is scanned.
+        saved.sort_by_key(|(name, _)| name != crate::plugins::host::FOLDER_OPTION);
+        let kept = self.take_notes();
+        let mut refused = Vec::new();
+        for (name, value) in saved {
+            if let Err(why) = self.set_option(&name, Some(&value)) {
+                tracing::warn!(%name, %value, ?why, "saved setting not restored");
+                refused.push(format!("{name}={value}"));
+            }
+            for note in self.take_notes() {
+                tracing::warn!(?note, "said while applying the saved settings");
+            }
+        }
+        self.out = kept;
+        // A choice that no longer applies (a plugin gone, say) must not pass unseen.
+        if !refused.is_empty() {
+            let message = format!("Saved settings not restored (see the log): {}", refused.join("; "));
+            self.note(Note::Tell(message));
+        }
+    }
+
+    /// `option NAME=VALUE`. `Configure` comes back for the front end to split
+    /// into the settings it lists, each refused on its own in its protocol's words.
+    pub fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<Applied, Refusal> {
+        let before = self.options.host.clone();
+        let changed = match self.options.set(&mut self.plugins, name, value) {
+            Ok(changed) => changed,
+            Err(Refused::Unknown) => return Err(Refusal::UnknownOption),
+            Err(Refused::BadValue(why)) => {
+                tracing::warn!(%name, ?value, %why, "option refused");
+                // A plugin that failed to load has left the menu.
+                if name == Kind::Search.option_name() || name == Kind::Eval.option_name() {
+                    self.note(Note::OptionsChanged { purged: false });
+                }
+                return Err(Refusal::BadParameter(why));
+            }
+        };
+        self.clock.overhead_ms = self.options.host.overhead_ms;
+        match changed {
+            Changed::Configure(settings) => return Ok(Applied::Configure(settings)),
+            Changed::Save => self.save_settings(),
+            Changed::Reset => {
+                let host = &self.options.host;
+                if (&before.log_folder, before.log_files) != (&host.log_folder, host.log_files) {
+                    self.move_log();
+                }
+                if before.book_file != self.options.host.book_file {
+                    self.open_book();
+                }
+                self.clear_hash = true;
+                // The GUI purged its option list when the button was pressed: always answer.
+                self.note(Note::OptionsChanged { purged: true });
+            }
+            Changed::Host(name) => {
+                if name == host_options::MULTI_PV && self.analyzing {
+                    self.restart_analysis();
+                }
+                if name == host_options::LOG_FOLDER || name == host_options::LOG_FILES {
+                    self.move_log();
+                }
+                if name == host_options::BOOK_FILE {
+                    self.open_book();
+                }
+            }
+            Changed::Plugins(change @ (OptionChange::Value(_) | OptionChange::Selection(_))) => {
+                if matches!(change, OptionChange::Selection(_)) {
+                    self.note(Note::OptionsChanged { purged: false });
+                    let notes = self.finger_notes();
+                    if let Some(talk) = self.ics.plugins_changed(notes, Instant::now()) {
+                        self.note(Note::Talk(talk));
+                    }
+                }
+                // Scores found with the old plugin or value would be shown for the new one.
+                self.clear_hash = true;
+                if self.analyzing {
+                    self.discard_search();
+                    self.restart_analysis();
+                }
+            }
+            Changed::Plugins(OptionChange::ScanNeeded) => self.rescan(),
+        }
+        Ok(Applied::Done)
+    }
+
+    fn save_settings(&mut self) {
+        let Some(path) = self.settings_path.clone() else {
+            self.note(Note::TellError("No folder to save settings in".into()));
+            return;
+        };
+        match settings::save(&path, &self.options.saved(&self.plugins)) {
+            Ok(()) => self.note(Note::Tell(format!("Settings saved to {}", path.display()))),
+            Err(why) => self.note(Note::TellError(format!("Settings not saved to {}: {why}", path.display()))),
+        }
+    }
+
+    /// Applies the `Log folder` and `Log files` options.
+    fn move_log(&mut self) {
+        let Some(logging) = &self.logging else { return };
+        let folder = &self.options.host.log_folder;
+        let folder = (!folder.is_empty()).then(|| std::path::Path::new(folder));
+        match logging.reconfigure(folder, self.options.host.log_files as usize) {
+            Ok(()) => {
+                let location = logging.location().map(|l| l.display().to_string()).unwrap_or_default();
+                self.debug(format!("logging to {location}"));
+            }
+            Err(why) => self.note(Note::TellError(format!("The log stays where it was: {why}"))),
+        }
+    }
+
+    /// Opens the book the `Book file` option names (none when it is empty).
+    fn open_book(&mut self) {
+        match self.knowledge.open_book(&self.options.host.book_file) {
+            None => {}
+            Some((generation, Arrival::Now(result))) => self.book_opened(generation, result),
+            Some((generation, Arrival::Later(later))) => {
+                self.debug("the book is still opening; it is used once it has opened".to_owned());
+                self.forward_when_done("book-wait", later, move |result| Event::BookOpened { generation, result });
+            }
+        }
+    }
+
+    fn book_opened(&mut self, generation: u64, result: knowledge::BookResult) {
+        match self.knowledge.book_opened(generation, result) {
+            None => {}
+            Some(Ok(book)) => {
+                let text = format!("book {} opened: {} entries", book.path().display(), book.len());
+                self.debug(text);
+            }
+            Some(Err(why)) => {
+                tracing::warn!(%why, "book not opened");
+                self.note(Note::TellError(format!("Book not opened: {why}")));
+            }
+        }
+    }
+
+    fn tables_opened(
+        &mut self,
+        generation: u64,
+        paths: &str,
+        tables: crate::tablebases::Tablebases,
+        problems: &Problems,
+    ) {
+        let description = tables.describe();
+        let empty = tables.is_empty();
+        if !self.knowledge.tables_opened(generation, tables) {
+            return;
+        }
+        for problem in problems.broken.iter().chain(&problems.absent) {
+            tracing::warn!(%problem, "tablebases");
+        }
+        if let Some(summary) = problems.summary() {
+            self.note(Note::Tell(format!("Syzygy tablebases: {summary}")));
+        }
+        if empty {
+            // Having no tables is normal: GUIs send their default path to every engine.
+            self.debug(format!("No Syzygy tables found in {paths}: playing without tablebases"));
+            return;
+        }
+        self.debug(format!("Syzygy tablebases: {description}"));
+        // Scores found without the tables may be wrong with them.
+        self.clear_hash = true;
+    }
+
+    /// Scans the plugin folders again. Unknown files are examined in child
+    /// processes, which may take seconds, on a thread of its own: a scan slower
+    /// than a moment is taken in, and the menu re-advertised, when it ends.
+    fn rescan(&mut self) {
+        let work = self.plugins.begin_scan();
+        match files::off_thread("plugin-scan", SCAN_PATIENCE, move || work.run()) {
+            Ok(examined) => self.scan_finished(examined),
+            Err(later) => {
+                self.debug("plugin files are still being examined; the menu follows once they are".to_owned());
+                self.forward_when_done("plugin-scan-wait", later, |examined| {
+                    Event::PluginsExamined(Arc::new(ExaminedPlugins(std::sync::Mutex::new(Some(examined)))))
+                });
+            }
+        }
+    }
+
+    fn scan_finished(&mut self, examined: Examined) {
+        self.plugins.finish_scan(examined);
+        let refused = self.report_plugins();
+        if !refused.is_empty() {
+            self.note(Note::Tell(format!("Plugins refused: {}", refused.join("; "))));
+        }
+        self.note(Note::OptionsChanged { purged: false });
+    }
+
+    /// Lists every plugin and every refused file as diagnostics; returns the refusals.
+    fn report_plugins(&mut self) -> Vec<String> {
+        let registry = self.plugins.registry();
+        let loaded: Vec<String> = registry
+            .plugins()
+            .iter()
+            .map(|p| format!("{} plugin {} {} from {}", p.kind, p.name(), p.info.version, p.origin))
+            .collect();
+        let refused: Vec<String> =
+            registry.refused().iter().map(|r| format!("{}: {}", r.path.display(), r.reason)).collect();
+        for text in loaded {
+            self.debug(text);
+        }
+        for text in &refused {
+            self.debug(format!("plugin refused: {text}"));
+        }
+        refused
+    }
+
+    /// Work that outlasted its patience (see [`files::off_thread`]) reaches the
+    /// core as an event when it ends.
+    fn forward_when_done<T: Send + 'static>(
+        &self,
+        name: &str,
+        later: std::sync::mpsc::Receiver<T>,
+        event: impl FnOnce(T) -> Event + Send + 'static,
+    ) {
+        let inbox = self.inbox.clone();
+        let _ = std::thread::Builder::new().name(name.into()).spawn(move || {
+            if let Ok(done) = later.recv() {
+                let _ = inbox.send(event(done));
+            }
+        });
+    }
+
+    fn finger_notes_due(&mut self) {
+        let notes = self.finger_notes();
+        let talk = self.ics.finger_notes_due(move || notes, Instant::now());
+        self.out.extend(talk.into_iter().map(Note::Talk));
+    }
+
+    /// Our finger notes on a chess server: the engine and the plugins in use.
+    fn finger_notes(&self) -> [String; 2] {
+        let search = self.plugins.selected(Kind::Search);
+        let eval = self.plugins.selected(Kind::Eval);
+        ics::finger_notes(
+            ENGINE_NAME,
+            &format!("{} {}", search.name(), search.info.version),
+            &format!("{} {}", eval.name(), eval.info.version),
+        )
+    }
+}
+
+/// Half the machine's memory, so a mistyped `memory` cannot get the engine killed
+/// for want of it; unbounded where the size cannot be read.
+fn hash_ceiling_mb() -> u32 {
+    let total_kb = std::fs::read_to_string("/proc/meminfo").ok().and_then(|text| {
+        text.lines()
+            .find_map(|line| line.strip_prefix("MemTotal:")?.trim().strip_suffix("kB")?.trim().parse::<u64>().ok())
+    });
+    total_kb.map_or(u32::MAX, |kb| u32::try_from(kb / 1024 / 2).unwrap_or(u32::MAX).max(1))
+}

@@ -19,7 +19,7 @@ pub use policy::{Judged, Limits, Verdict};
 use shakmaty::Role;
 pub use talk::{Summary, finger_notes};
 
-use crate::{host_options::Commentary, protocol::Reply};
+use crate::host_options::Commentary;
 use policy::Policy;
 use throttle::Throttle;
 
@@ -32,6 +32,21 @@ const SECONDS_PER_LINE: f64 = 2.0;
 const KEPT_PTELLS: usize = 20;
 /// Asking for the same piece again sooner than this is nagging.
 const MOVES_BETWEEN_ASKS: u32 = 3;
+
+/// Words for the chess server, and who they are for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Talk {
+    /// A command for the server.
+    Command(String),
+    /// A command for the server that its aliases must not rewrite.
+    CommandNoAlias(String),
+    /// To the opponent and the spectators (the server's `kibitz`).
+    All(String),
+    /// To the spectators only (the server's `whisper`).
+    Others(String),
+    /// To the opponent only (the server's `say`).
+    Opponent(String),
+}
 
 #[derive(Debug, Clone)]
 pub struct Ics {
@@ -123,13 +138,13 @@ impl Ics {
     /// operator chose. xboard sends `ics` before it has logged on, and drops what
     /// we send the server until then: the notes wait for the first sign of a game
     /// (`name`, `rating`, or our first move).
-    pub fn finger_notes_due(&mut self, notes: impl FnOnce() -> [String; 2], now: Instant) -> Vec<Reply> {
+    pub fn finger_notes_due(&mut self, notes: impl FnOnce() -> [String; 2], now: Instant) -> Vec<Talk> {
         let Some(server) = &self.server else { return Vec::new() };
         if self.fingered.as_ref() == Some(server) {
             return Vec::new();
         }
         self.fingered = Some(server.clone());
-        notes().into_iter().filter(|_| self.throttle.allow(now, 0)).map(Reply::TellIcsNoAlias).collect()
+        notes().into_iter().filter(|_| self.throttle.allow(now, 0)).map(Talk::CommandNoAlias).collect()
     }
 
     /// `name X`: kept only when it is a valid handle; returns whether it was.
@@ -161,10 +176,10 @@ impl Ics {
     }
 
     /// The finger note naming the plugins, again after they changed.
-    pub fn plugins_changed(&mut self, notes: [String; 2], now: Instant) -> Option<Reply> {
+    pub fn plugins_changed(&mut self, notes: [String; 2], now: Instant) -> Option<Talk> {
         let [_, plugins] = notes;
         (self.on_server() && self.fingered.is_some() && self.throttle.allow(now, 1))
-            .then_some(Reply::TellIcsNoAlias(plugins))
+            .then_some(Talk::CommandNoAlias(plugins))
     }
 
     /// How much worse the engine must stand to take a draw, against this opponent.
@@ -183,13 +198,13 @@ impl Ics {
 
     /// The greeting, once per game on a server; locally `tellopponent` would pop
     /// up a dialog in the user's face.
-    pub fn greet(&mut self, template: &str, now: Instant) -> Option<Reply> {
+    pub fn greet(&mut self, template: &str, now: Instant) -> Option<Talk> {
         if !self.on_server() || self.greeted {
             return None;
         }
         self.greeted = true;
         let text = talk::greeting(template, self.opponent.as_deref())?;
-        self.throttle.allow(now, 0).then_some(Reply::TellOpponent(text))
+        self.throttle.allow(now, 0).then_some(Talk::Opponent(text))
     }
 
     /// After our move: a mate announcement to everyone (once per mate found), and
@@ -201,7 +216,7 @@ impl Ics {
         played_san: &str,
         unsearched_note: &str,
         now: Instant,
-    ) -> Vec<Reply> {
+    ) -> Vec<Talk> {
         let mut lines = Vec::new();
         if !self.on_server() {
             return lines;
@@ -212,7 +227,7 @@ impl Ics {
                 // The mate found earlier, one move nearer, needs no new announcement.
                 let expected = self.announced_mate.map(|n| n - 1);
                 if expected != Some(score.value) && self.throttle.allow(now, 0) {
-                    lines.push(Reply::TellAll(talk::mate_announcement(score.value)));
+                    lines.push(Talk::All(talk::mate_announcement(score.value)));
                 }
                 self.announced_mate = Some(score.value);
             }
@@ -225,15 +240,15 @@ impl Ics {
         // One line kept in hand, so a mate announcement is never crowded out.
         if mode != Commentary::Off && self.throttle.allow(now, 1) {
             lines.push(match mode {
-                Commentary::Kibitz => Reply::TellAll(text),
-                _ => Reply::TellOthers(text),
+                Commentary::Kibitz => Talk::All(text),
+                _ => Talk::Others(text),
             });
         }
         lines
     }
 
     /// In bughouse, before our move: ask the partner for a piece that would mate.
-    pub fn partner_ask(&mut self, mating: Option<Role>, fullmove: u32, now: Instant) -> Option<Reply> {
+    pub fn partner_ask(&mut self, mating: Option<Role>, fullmove: u32, now: Instant) -> Option<Talk> {
         let role = mating?;
         self.partner.as_ref()?;
         if self.last_ask.is_some_and(|(asked, at)| asked == role && fullmove < at + MOVES_BETWEEN_ASKS) {
@@ -243,7 +258,7 @@ impl Ics {
             return None;
         }
         self.last_ask = Some((role, fullmove));
-        Some(Reply::TellIcs(format!("ptell {} mates here, please get me one", role.upper_char())))
+        Some(Talk::Command(format!("ptell {} mates here, please get me one", role.upper_char())))
     }
 }
 
@@ -269,7 +284,7 @@ mod tests {
         ics.set_server("freechess.org");
         let first = ics.finger_notes_due(notes, now);
         assert_eq!(first.len(), 2);
-        assert_eq!(first[0].to_string(), "tellicsnoalias set 1 Plugboard");
+        assert_eq!(first[0], Talk::CommandNoAlias("set 1 Plugboard".into()));
         ics.set_server("freechess.org");
         assert_eq!(ics.finger_notes_due(notes, now + Duration::from_secs(60)), []);
         ics.set_server("chessclub.com");
@@ -312,8 +327,8 @@ mod tests {
         let mut summary =
             Summary { depth: 9, score: Score::mate_in(3), nodes: 1000, time_ms: 100, tbhits: 0, pv: "Qh5".into() };
         let lines = ics.commentary(Commentary::Whisper, Some(&summary), "Qh5", "no search", now);
-        assert_eq!(lines[0].to_string(), "tellall Mate in 3!");
-        assert!(lines[1].to_string().starts_with("tellothers d9 +M3 "));
+        assert_eq!(lines[0], Talk::All("Mate in 3!".into()));
+        assert!(matches!(&lines[1], Talk::Others(text) if text.starts_with("d9 +M3 ")), "{lines:?}");
         now += Duration::from_secs(10);
         summary.score = Score::mate_in(2);
         let lines = ics.commentary(Commentary::Whisper, Some(&summary), "Qh5", "no search", now);
@@ -331,7 +346,7 @@ mod tests {
         assert_eq!(ics.partner_ask(Some(Role::Knight), 10, now), None);
         ics.set_partner(Some("mann"));
         let ask = ics.partner_ask(Some(Role::Knight), 10, now).unwrap();
-        assert_eq!(ask.to_string(), "tellics ptell N mates here, please get me one");
+        assert_eq!(ask, Talk::Command("ptell N mates here, please get me one".into()));
         assert_eq!(ics.partner_ask(Some(Role::Knight), 11, now + Duration::from_secs(30)), None);
         assert!(ics.partner_ask(Some(Role::Knight), 13, now + Duration::from_secs(60)).is_some());
         assert_eq!(ics.partner_ask(None, 20, now + Duration::from_secs(90)), None);

@@ -5,6 +5,8 @@ pub mod command;
 pub mod features;
 pub mod options;
 pub mod reply;
+pub mod session;
 
 pub use command::{Command, CommandError};
 pub use reply::Reply;
+pub use session::Session;

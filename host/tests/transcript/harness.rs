@@ -10,7 +10,7 @@ use std::{
 use plugboard::{
     event::Event,
     plugins::{PluginHost, Registry},
-    session::Session,
+    protocol::Session,
 };
 
 use crate::fakes::{PROBE_MARK, Patient, Probe, Scripted, Seen};

@@ -14,16 +14,19 @@ fn on_server() -> Transcript {
 #[test]
 fn name_rating_ics_and_computer_are_kept_and_new_forgets_the_game() {
     let mut t = Transcript::playing("scripted");
-    assert_eq!(t.session.ics.opponent(), None);
+    assert_eq!(t.session.core.ics.opponent(), None);
     let said = t.say(&["name GuestABCD", "rating 2600 1500", "computer", "ping 1"]);
     assert_eq!(said, ["pong 1"]);
-    assert_eq!(t.session.ics.opponent(), Some("GuestABCD"));
-    assert_eq!(t.session.ics.ratings(), Some((2600, 1500)));
-    assert!(t.session.ics.computer());
+    assert_eq!(t.session.core.ics.opponent(), Some("GuestABCD"));
+    assert_eq!(t.session.core.ics.ratings(), Some((2600, 1500)));
+    assert!(t.session.core.ics.computer());
     t.say(&["ics freechess.org", "partner mann", "new"]);
-    assert_eq!((t.session.ics.opponent(), t.session.ics.ratings(), t.session.ics.computer()), (None, None, false));
+    assert_eq!(
+        (t.session.core.ics.opponent(), t.session.core.ics.ratings(), t.session.core.ics.computer()),
+        (None, None, false)
+    );
     // The server and the bughouse partner outlive a game.
-    assert_eq!((t.session.ics.server(), t.session.ics.partner()), (Some("freechess.org"), Some("mann")));
+    assert_eq!((t.session.core.ics.server(), t.session.core.ics.partner()), (Some("freechess.org"), Some("mann")));
 }
 
 #[test]
@@ -47,14 +50,14 @@ fn a_server_session_starts_with_finger_notes_naming_the_plugins() {
 fn ics_dash_means_a_local_opponent() {
     let mut t = Transcript::playing("scripted");
     assert_eq!(t.say(&["ics -"]), Vec::<String>::new());
-    assert_eq!(t.session.ics.server(), None);
+    assert_eq!(t.session.core.ics.server(), None);
 }
 
 #[test]
 fn an_unrated_opponent_is_rated_0() {
     let mut t = Transcript::playing("scripted");
     assert_eq!(t.say(&["rating 0 0"]), Vec::<String>::new());
-    assert_eq!(t.session.ics.ratings(), Some((0, 0)));
+    assert_eq!(t.session.core.ics.ratings(), Some((0, 0)));
     assert_eq!(t.say(&["rating 2600"]), ["Error (bad parameter): rating 2600"]);
 }
 
@@ -117,7 +120,7 @@ fn names_and_tells_from_the_server_never_reach_a_server_command() {
     assert_eq!(said.iter().filter(|l| l.starts_with("tellics")).count(), 2, "only the finger notes: {said:?}");
     assert!(said.contains(&"tellopponent Hello there, good luck and have fun!".to_owned()), "{said:?}");
     // What a partner says is recorded, never obeyed: the option is unchanged.
-    assert!(t.session.ics.ptells().any(|p| p == "option Search=probe"));
+    assert!(t.session.core.ics.ptells().any(|p| p == "option Search=probe"));
     assert!(said.iter().filter(|l| is_thinking(l)).count() >= 2);
     assert!(!said.iter().any(|l| l.starts_with("feature")), "no option changed: {said:?}");
 }

@@ -1,0 +1,546 @@
+//! The core's decisions about moves: the opponent's move and a ponder hit, when
+//! to think and on what, what a search's outcome means (our move, a fault to
+//! recover from, a move made without it), and our move with what goes with it
+//! (a claim, a draw offer, a resignation, the commentary on a server).
+
+use std::time::Instant;
+
+use plugboard_plugin_api::{EVAL_FAILURE_PREFIX, NO_DEADLINE, ScoreKind, SearchOutcome};
+use shakmaty::{Move, Position, san::San};
+
+use super::{
+    Core, Note,
+    note::{Known, Status, Thought},
+    searches::{Culprits, Purpose, Reported, Running},
+};
+use crate::{
+    clock::Budget,
+    event::Progress,
+    game::{self, Game},
+    ics::{self, Judged, Limits, Summary, Verdict},
+    known_moves::{Advice, BookUse, KnownMove},
+    plugins::{Kind, Origin},
+    search::SearchSpec,
+};
+
+/// How much `random` shakes the evaluation: enough to vary play, too little to spoil it.
+const RANDOM_NOISE_CP: u32 = 10;
+/// Below this much time left, a failed search is not retried: the best move known is played.
+const RETRY_MIN_MS: u64 = 20;
+/// Open-ended: analysis and pondering end when told to.
+const UNLIMITED: Budget = Budget { soft_ms: u64::MAX, hard_ms: u64::MAX };
+
+/// How the move we play was found.
+enum Found<'a> {
+    Searched(&'a Running),
+    /// Without a search: the note says how (`no search`, `book 42%`, …).
+    Unsearched(&'a str),
+}
+
+impl Core {
+    /// The opponent's move (or ours, in force mode), legal in the position.
+    pub fn user_move(&mut self, m: Move) {
+        if self.searches.is_running(|purpose| purpose == Purpose::Ponder { expected: m }) {
+            return self.ponder_hit(m);
+        }
+        self.discard_search();
+        self.setup.play(m);
+        // A draw we may claim with our move to come is claimed by `think`, which moves all the same.
+        let ours_to_play = !self.analyzing && self.engine_side == Some(self.game().turn());
+        if !(ours_to_play && self.game().is_claimable_draw()) && self.claim_if_over() {
+            return;
+        }
+        if self.analyzing {
+            self.restart_analysis();
+        } else if ours_to_play {
+            self.think();
+        }
+    }
+
+    /// As [`Core::claim_if_over`], but a draw the rules only let a player claim
+    /// (repetition, fifty moves) is claimed and the game goes on: a server that
+    /// does not end the game on a claim waits for our move.
+    fn claim_unless_playable(&mut self) -> bool {
+        if !self.game().is_claimable_draw() {
+            return self.claim_if_over();
+        }
+        if let Some(end) = self.setup.claim_once() {
+            self.note(Note::Result(end));
+        }
+        false
+    }
+
+    /// Announces the result if the rules end the game here; true if they do.
+    pub(super) fn claim_if_over(&mut self) -> bool {
+        if self.game().claim().is_none() {
+            return false;
+        }
+        if let Some(end) = self.setup.claim_once() {
+            self.note(Note::Result(end));
+        }
+        // A draw that is only claimable leaves the game open: a server that does
+        // not end it on the claim will still ask for our move.
+        if !self.analyzing && !self.game().is_claimable_draw() {
+            self.setup.over = true;
+        }
+        true
+    }
+
+    /// Stops the running search and forgets it: its move will not be played.
+    pub(super) fn discard_search(&mut self) {
+        self.searches.discard();
+        self.note(Note::MoveSearchOver);
+    }
+
+    /// The opponent played the move we were pondering on: the search goes on, now on our clock.
+    fn ponder_hit(&mut self, m: Move) {
+        self.setup.play(m);
+        if self.claim_if_over() {
+            return self.discard_search();
+        }
+        self.ask_partner();
+        // The ponder search looked at every move; the book and the tables know better.
+        match self.advice() {
+            Advice::Play(known) => {
+                self.discard_search();
+                return self.play_without_search(known);
+            }
+            Advice::SearchAmong(moves) => {
+                self.discard_search();
+                self.drawing_moves = moves;
+                return self.start_search(Purpose::Move, self.move_budget());
+            }
+            Advice::Search => {}
+        }
+        let budget = self.move_budget();
+        let Some(running) = self.searches.running_mut() else { return };
+        tracing::info!(job = running.id, "ponder hit");
+        running.purpose = Purpose::Move;
+        running.budget = running.job.set_timed(budget);
+        if let Some(outcome) = running.ponder_outcome.take()
+            && let Some(running) = self.searches.take()
+        {
+            self.conclude(running, outcome);
+        }
+    }
+
+    fn move_budget(&self) -> Budget {
+        self.clock.budget(self.game().position().fullmoves().get())
+    }
+
+    /// After our move, think on the reply we expect, if pondering is on.
+    pub(super) fn start_pondering(&mut self) {
+        if !self.ponder || self.setup.over || self.analyzing || self.engine_side != Some(!self.game().turn()) {
+            return;
+        }
+        let Some(expected) = self.hint() else { return };
+        self.note(Note::Hint(expected));
+        let mut after = self.game().clone();
+        after.play(expected);
+        if after.claim().is_some() {
+            return;
+        }
+        self.start_search_on(after, Purpose::Ponder { expected }, UNLIMITED);
+    }
+
+    pub(super) fn think(&mut self) {
+        if self.setup.over || !self.position_valid() || self.claim_unless_playable() {
+            return;
+        }
+        self.ask_partner();
+        match self.advice() {
+            Advice::Play(known) => return self.play_without_search(known),
+            Advice::SearchAmong(moves) => self.drawing_moves = moves,
+            Advice::Search => {}
+        }
+        self.start_search(Purpose::Move, self.move_budget());
+    }
+
+    /// What the book and the tablebases say of the position we are to move in.
+    fn advice(&mut self) -> Advice {
+        self.drawing_moves.clear();
+        let options = &self.options.host;
+        let book_use = BookUse { enabled: options.use_book, depth: options.book_depth, choice: options.book_choice };
+        let (advice, failure) = self.knowledge.advise(self.setup.game(), book_use);
+        if let Some(why) = failure {
+            self.note(Note::Tell(format!("Syzygy tablebases: {why}; the search plays on without that table")));
+        }
+        advice
+    }
+
+    fn play_without_search(&mut self, known: KnownMove) {
+        tracing::info!(mv = %self.game().move_text(known.m), how = %known.thinking, "move known without search");
+        let note =
+            Known { m: known.m, score: known.score, note: known.thinking.clone(), from_tables: known.from_tables };
+        self.note(Note::Known(note));
+        self.expected_reply = known.expected_reply;
+        self.last_score = Some(known.score);
+        self.play_engine_move(known.m, Found::Unsearched(&known.note));
+    }
+
+    pub(super) fn restart_analysis(&mut self) {
+        if !self.analyzing || !self.position_valid() {
+            return;
+        }
+        self.discard_search();
+        if self.setup.all_excluded() {
+            return;
+        }
+        self.start_search_on(self.game().clone(), Purpose::Analysis, UNLIMITED);
+    }
+
+    fn start_search(&mut self, purpose: Purpose, budget: Budget) {
+        self.start_search_on(self.game().clone(), purpose, budget);
+    }
+
+    fn start_search_on(&mut self, game: Game, purpose: Purpose, mut budget: Budget) {
+        // On a node clock the budget is spent in nodes, and the wall clock has no say.
+        let mut node_limit = 0;
+        if let Some(rate) = self.clock.nodes_per_second.filter(|&rate| rate > 0)
+            && purpose == Purpose::Move
+        {
+            node_limit = (budget.soft_ms.saturating_mul(rate) / 1000).max(1);
+            budget = Budget { soft_ms: NO_DEADLINE, hard_ms: NO_DEADLINE };
+        }
+        let (module, search_plugin) = self.plugins.search_module(game.cecp_name());
+        let search_culprit = (search_plugin.origin.clone(), search_plugin.name().to_owned());
+        let (eval, eval_plugin) = self.plugins.evaluator_source();
+        let eval_culprit = (eval_plugin.origin.clone(), eval_plugin.name().to_owned());
+        let excluded = self.setup.excluded();
+        let id = self.searches.next_id();
+        let spec = SearchSpec {
+            module,
+            eval,
+            game_start: game.plugin_position(game.start()),
+            moves: game.plugin_moves(),
+            root: game.plugin_position(game.position()),
+            // Exclusions apply to the current position; a ponder search looks at another.
+            // Empty means every legal move, which is also what a search for our move
+            // falls back to when everything was excluded.
+            root_moves: if purpose == Purpose::Move && !self.drawing_moves.is_empty() {
+                self.drawing_moves.iter().map(|&m| game::to_plugin_move(m)).collect()
+            } else if matches!(purpose, Purpose::Ponder { .. }) || excluded.is_empty() {
+                Vec::new()
+            } else {
+                let legal = game.position().legal_moves();
+                legal.iter().filter(|m| !excluded.contains(m)).map(|&m| game::to_plugin_move(m)).collect()
+            },
+            depth: self.clock.depth_limit.unwrap_or(0),
+            nodes: node_limit,
+            threads: self.options.host.threads,
+            hash_mb: self.hash_mb,
+            // Extra lines cost strength; they are for analysis, not for play.
+            multipv: if purpose == Purpose::Analysis { self.options.host.multipv } else { 1 },
+            clear_hash: std::mem::take(&mut self.clear_hash),
+            soft_ms: budget.soft_ms,
+            hard_ms: budget.hard_ms,
+            infinite: purpose != Purpose::Move,
+            cpu_clock: self.clock.nodes_per_second == Some(0),
+            preset_scores: self.setup.preset_scores().to_vec(),
+            tables: self.knowledge.tables().cloned(),
+            eval_noise: if self.random { RANDOM_NOISE_CP } else { 0 },
+            noise_seed: std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(id, |t| t.as_nanos() as u64 ^ id),
+        };
+        tracing::info!(
+            job = id,
+            ?purpose,
+            search = %search_culprit.1,
+            eval = %eval_culprit.1,
+            soft_ms = budget.soft_ms,
+            hard_ms = budget.hard_ms,
+            fen = %game.fen(),
+            "search started"
+        );
+        let culprits = Culprits { search: search_culprit, eval: eval_culprit };
+        self.searches.start(spec, purpose, game, culprits, budget);
+    }
+
+    pub(super) fn on_progress(&mut self, job: u64, progress: Progress) {
+        let nodes_per_second = self.clock.nodes_per_second;
+        let Reported::Line(running, progress) = self.searches.progress(job, progress) else { return };
+        if running.purpose == Purpose::Move && progress.multipv <= 1 {
+            self.last_score = Some(match progress.score.kind {
+                ScoreKind::Centipawns => progress.score.value,
+                ScoreKind::Mate => progress.score.value.signum() * 30_000,
+            });
+        }
+        // On a node clock, time is what the nodes say it is; on a CPU clock, CPU time.
+        let time_ms = match nodes_per_second {
+            Some(0) => running.job.elapsed().as_millis() as u64,
+            Some(rate) => progress.nodes.saturating_mul(1000) / rate,
+            None => progress.time_ms,
+        };
+        let thought = Thought {
+            job,
+            pondering: matches!(running.purpose, Purpose::Ponder { .. }),
+            depth: progress.depth,
+            seldepth: progress.seldepth,
+            score: progress.score,
+            time_ms,
+            nodes: progress.nodes,
+            tbhits: progress.tbhits,
+            pv: legal_start(&running.root, &progress.pv),
+        };
+        self.note(Note::Thought(thought));
+    }
+
+    pub(super) fn on_finished(&mut self, job: u64, outcome: Result<SearchOutcome, String>) {
+        if let Some((running, outcome)) = self.searches.finished(job, outcome) {
+            self.conclude(running, outcome);
+        }
+    }
+
+    /// What a finished search means: our move, or a fault to recover from.
+    fn conclude(&mut self, running: Running, outcome: Result<SearchOutcome, String>) {
+        let job = running.id;
+        tracing::info!(job, elapsed_ms = running.job.elapsed().as_millis() as u64, ?outcome, "search finished");
+        match outcome {
+            Ok(_) if running.purpose != Purpose::Move => {}
+            Ok(outcome) => match outcome.best.into_option().and_then(|m| running.root.from_plugin_move(m)) {
+                Some(best) => {
+                    let mut after = running.root.clone();
+                    after.play(best);
+                    self.expected_reply = outcome.ponder.into_option().and_then(|r| after.from_plugin_move(r));
+                    self.play_engine_move(best, Found::Searched(&running));
+                }
+                None => {
+                    let (origin, name) = running.culprits.search.clone();
+                    self.plugin_failed(Kind::Search, &origin, &name, "it chose no legal move");
+                    self.fall_back_move(&running);
+                }
+            },
+            Err(mut why) => {
+                let kind = if why.starts_with(EVAL_FAILURE_PREFIX) { Kind::Eval } else { Kind::Search };
+                let (origin, name) = match kind {
+                    Kind::Search => running.culprits.search.clone(),
+                    Kind::Eval => running.culprits.eval.clone(),
+                };
+                if kind == Kind::Eval
+                    && let Some(panic) = self.plugins.last_eval_panic(&origin, &name)
+                {
+                    why = format!("{why}: {panic}");
+                }
+                self.plugin_failed(kind, &origin, &name, &why);
+                let next = match kind {
+                    Kind::Search => self.plugins.search_module(running.root.cecp_name()).1,
+                    Kind::Eval => self.plugins.selected(Kind::Eval),
+                };
+                if next.origin == origin && next.name() == name {
+                    // The built-in itself failed (a position it cannot read): searching
+                    // again would fail again, so the move is made without a search.
+                    if running.purpose == Purpose::Move {
+                        self.fall_back_move(&running);
+                    }
+                } else {
+                    self.retry(running);
+                }
+            }
+        }
+    }
+
+    /// The search did not return soon after being told to stop: when it was to
+    /// find our move, the move is played without it so no time is lost.
+    pub(super) fn on_overdue(&mut self, job: u64) {
+        if let Some(running) = self.searches.overdue(job) {
+            self.fall_back_move(&running);
+        }
+    }
+
+    /// The search still has not returned: its plugin ignores the stop flag.
+    pub(super) fn on_hung(&mut self, job: u64) {
+        let Some(hung) = self.searches.hung(job) else { return };
+        let (origin, name) = hung.culprits.search;
+        self.plugin_failed(Kind::Search, &origin, &name, "it did not stop when told to");
+        if self.searches.running().is_none() {
+            self.restart_analysis();
+        }
+    }
+
+    fn plugin_failed(&mut self, kind: Kind, origin: &Origin, name: &str, why: &str) {
+        tracing::error!(%kind, %name, %origin, %why, "plugin failed");
+        let fallback = self.plugins.disable(kind, origin, name, why);
+        self.note(Note::TellError(format!("The {kind} plugin {name} failed: {why}. Using {fallback} instead.")));
+        self.note(Note::OptionsChanged { purged: false });
+    }
+
+    /// After a plugin failed: search again with the fallback if there is time, or
+    /// play the best move known.
+    fn retry(&mut self, failed: Running) {
+        match failed.purpose {
+            Purpose::Analysis => self.restart_analysis(),
+            // Never concluded: a failed ponder search is kept until the opponent moves.
+            Purpose::Ponder { .. } => {}
+            // On a node clock there is no wall-clock budget to split: start afresh.
+            Purpose::Move if failed.budget.hard_ms == NO_DEADLINE => {
+                self.start_search(Purpose::Move, self.move_budget());
+            }
+            Purpose::Move => {
+                let elapsed = failed.job.elapsed().as_millis() as u64;
+                let left = failed.budget.hard_ms.saturating_sub(elapsed);
+                if left >= RETRY_MIN_MS {
+                    let soft = failed.budget.soft_ms.saturating_sub(elapsed).clamp(RETRY_MIN_MS / 2, left);
+                    self.start_search(Purpose::Move, Budget { soft_ms: soft, hard_ms: left });
+                } else {
+                    self.fall_back_move(&failed);
+                }
+            }
+        }
+    }
+
+    /// Plays the best move the failed search reported, or else any legal move.
+    fn fall_back_move(&mut self, failed: &Running) {
+        let reported =
+            failed.last_line.as_ref().and_then(|l| l.pv.first()).and_then(|&m| failed.root.from_plugin_move(m));
+        let any = failed.root.position().legal_moves().first().copied();
+        // The reply the last search expected belongs to an older position; only
+        // this search's own line, when its first move is the one played, can say
+        // what comes next.
+        self.expected_reply = None;
+        if let (Some(m), Some(line)) = (reported, failed.last_line.as_ref()) {
+            let mut after = failed.root.clone();
+            after.play(m);
+            self.expected_reply = line.pv.get(1).and_then(|&r| after.from_plugin_move(r));
+        }
+        match reported.or(any) {
+            Some(m) => {
+                self.note(Note::Unsearched(m));
+                self.play_engine_move(m, Found::Unsearched("no search"));
+            }
+            None => self.note(Note::MoveSearchOver),
+        }
+    }
+
+    /// Our move, as `found`: resigned instead, or played with a draw offer or claim
+    /// before it and the commentary for a chess server after it.
+    fn play_engine_move(&mut self, m: Move, found: Found<'_>) {
+        let now = Instant::now();
+        let (summary, note) = match found {
+            Found::Searched(running) => (self.summary_of(running, m), "no search"),
+            Found::Unsearched(note) => (None, note),
+        };
+        let position = self.game().position();
+        let judged = Judged {
+            score: summary.as_ref().map(|s| s.score),
+            depth: summary.as_ref().map_or(0, |s| s.depth),
+            fullmove: position.fullmoves().get(),
+            pawnless: position.board().pawns().is_empty(),
+            opponent_time_cs: self.clock.opponent_ms().map(|ms| ms / 10),
+        };
+        let options = &self.options.host;
+        let limits = Limits {
+            resign_threshold_cp: options.resign_threshold_cp,
+            resign_moves: options.resign_moves,
+            draw_offers: options.draw_offers,
+            contempt_cp: self.ics.contempt(options.contempt_cp),
+        };
+        let verdict = self.ics.judge(&judged, &limits);
+        self.finger_notes_due();
+        if let Some(greeting) = self.ics.greet(&self.options.host.greeting, now) {
+            self.note(Note::Talk(greeting));
+        }
+        if verdict != Verdict::Play {
+            let score = judged.score.map(|s| format!("{s:?}")).unwrap_or_default();
+            self.debug(format!(
+                "{verdict:?}: score {score} at depth {} (contempt {} cp)",
+                judged.depth, limits.contempt_cp
+            ));
+        }
+        if verdict == Verdict::Resign {
+            self.note(Note::Resign);
+            self.setup.over = true;
+            self.note(Note::MoveSearchOver);
+            return;
+        }
+        // A draw that becomes claimable by our move is claimed before it, as the protocol asks.
+        if self.game().claimable_after(m) || verdict == Verdict::OfferDrawAndPlay {
+            self.note(Note::OfferDraw);
+        }
+        let san = San::from_move(self.game().position(), m).to_string();
+        self.setup.play(m);
+        self.note(Note::Move(m));
+        let commentary = self.options.host.commentary;
+        let talk = self.ics.commentary(commentary, summary.as_ref(), &san, note, now);
+        self.out.extend(talk.into_iter().map(Note::Talk));
+        let over = self.claim_if_over();
+        self.note(Note::MoveSearchOver);
+        if !over {
+            self.start_pondering();
+        }
+    }
+
+    /// What the search found for the move `m` it chose, for the spectators and the
+    /// resign and draw policy; `None` when its last line does not start with `m`.
+    fn summary_of(&self, running: &Running, m: Move) -> Option<Summary> {
+        let line = running.last_line.as_ref()?;
+        let first = line.pv.first().and_then(|&first| running.root.from_plugin_move(first))?;
+        if first != m {
+            return None;
+        }
+        let time_ms = match self.clock.nodes_per_second {
+            Some(rate) if rate > 0 => line.nodes.saturating_mul(1000) / rate,
+            _ => line.time_ms,
+        };
+        let mut game = running.root.clone();
+        let mut pv = Vec::new();
+        for m in legal_start(&running.root, &line.pv) {
+            pv.push(San::from_move(game.position(), m).to_string());
+            game.play(m);
+        }
+        Some(Summary {
+            depth: line.depth,
+            score: line.score,
+            nodes: line.nodes,
+            time_ms,
+            tbhits: line.tbhits,
+            pv: pv.join(" "),
+        })
+    }
+
+    /// In bughouse, with the partner's help allowed: ask for a piece that mates now.
+    fn ask_partner(&mut self) {
+        if !self.setup.is_bughouse() || !self.options.host.partner_asks {
+            return;
+        }
+        let game = self.setup.game();
+        let mating = ics::mating_drop(game.position(), game.castling_mode());
+        let fullmove = game.position().fullmoves().get();
+        if let Some(ask) = self.ics.partner_ask(mating, fullmove, Instant::now()) {
+            self.note(Note::Talk(ask));
+        }
+    }
+
+    /// `.` in analysis: where the analysis stands.
+    pub fn analysis_status(&mut self) {
+        let Some(running) = self.searches.running().filter(|r| r.purpose == Purpose::Analysis) else { return };
+        // Lines come at the end of iterations, progress reports every tenth of a
+        // second: take the freshest of each.
+        let line = running.last_line.as_ref();
+        let progress = running.last_progress.as_ref();
+        let total = progress.map_or_else(|| running.root.position().legal_moves().len() as u32, |p| p.root_move_count);
+        let status = Status {
+            time_ms: running.job.elapsed().as_millis() as u64,
+            nodes: line.map_or(0, |l| l.nodes).max(progress.map_or(0, |p| p.nodes)),
+            depth: line.map_or(0, |l| l.depth).max(progress.map_or(0, |p| p.depth)),
+            moves_left: total.saturating_sub(progress.map_or(0, |p| p.current_move_number)),
+            total_moves: total,
+            current: progress
+                .and_then(|p| p.current_move)
+                .and_then(|m| legal_start(&running.root, &[m]).first().copied()),
+        };
+        self.note(Note::Status(status));
+    }
+}
+
+/// The legal start of a principal variation a plugin reported.
+fn legal_start(root: &Game, pv: &[plugboard_plugin_api::Move]) -> Vec<Move> {
+    let mut game = root.clone();
+    let mut moves = Vec::with_capacity(pv.len());
+    for &m in pv {
+        let Some(m) = game.from_plugin_move(m) else { break };
+        moves.push(m);
+        game.play(m);
+    }
+    moves
+}

@@ -1,0 +1,242 @@
+//! The searches the core started: the one it waits for, the ones it stopped and
+//! no longer waits for, their numbers, and pause. A search's events come back
+//! as outcomes (a line, concluded, overdue, hung); what follows is the core's
+//! decision. Searches are started through an injected [`Launcher`], so the core
+//! runs plugins on threads in the engine and however a test likes.
+
+use std::time::Duration;
+
+use plugboard_plugin_api::SearchOutcome;
+
+use crate::{clock::Budget, event::Progress, game::Game, plugins::Origin, search::SearchSpec};
+
+/// Starts searches.
+pub trait Launcher {
+    /// Starts `spec` as search number `id`; its reports come back as events
+    /// carrying `id`.
+    fn launch(&mut self, id: u64, spec: SearchSpec) -> Box<dyn Job>;
+}
+
+/// A search started by a [`Launcher`], as the core controls it.
+pub trait Job {
+    fn stop(&self);
+    fn is_finished(&self) -> bool;
+    /// Search time so far (pauses left out; CPU time on a CPU clock).
+    fn elapsed(&self) -> Duration;
+    /// Turns an open-ended search (pondering) into one for our move: `budget`
+    /// counts from now. Returns the budget counted from the search's start.
+    fn set_timed(&self, budget: Budget) -> Budget;
+    fn pause(&self);
+    fn resume(&self);
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Purpose {
+    Move,
+    Analysis,
+    /// Thinking on the opponent's time, in the position after the reply we expect.
+    Ponder {
+        expected: shakmaty::Move,
+    },
+}
+
+/// Which plugin files a search used, so a fault is pinned on the right one.
+#[derive(Debug, Clone)]
+pub struct Culprits {
+    pub search: (Origin, String),
+    pub eval: (Origin, String),
+}
+
+pub struct Running {
+    pub id: u64,
+    pub job: Box<dyn Job>,
+    pub purpose: Purpose,
+    /// The game as it was when the search started.
+    pub root: Game,
+    pub culprits: Culprits,
+    pub budget: Budget,
+    /// The best line of the last iteration reported.
+    pub last_line: Option<Progress>,
+    pub last_progress: Option<Progress>,
+    /// A ponder search that ended before the opponent moved keeps its result here.
+    pub ponder_outcome: Option<Result<SearchOutcome, String>>,
+}
+
+/// A search stopped and no longer waited for; kept to notice one that never returns.
+struct Abandoned {
+    id: u64,
+    culprits: Culprits,
+}
+
+/// What a search's report means.
+pub enum Reported<'a> {
+    /// Nothing for the core: a search no longer waited for, or a progress report.
+    Nothing,
+    /// A line of thinking from the running search.
+    Line(&'a Running, Progress),
+}
+
+/// What is known of a search that ignores its stop flag.
+pub struct Hung {
+    pub culprits: Culprits,
+    /// It was the running search, now abandoned: nothing runs any more.
+    pub was_running: bool,
+}
+
+pub struct Searches {
+    launcher: Box<dyn Launcher>,
+    running: Option<Running>,
+    abandoned: Vec<Abandoned>,
+    next_id: u64,
+    paused: bool,
+}
+
+impl Searches {
+    pub fn new(launcher: Box<dyn Launcher>) -> Searches {
+        Searches { launcher, running: None, abandoned: Vec::new(), next_id: 1, paused: false }
+    }
+
+    pub fn running(&self) -> Option<&Running> {
+        self.running.as_ref()
+    }
+
+    pub fn running_mut(&mut self) -> Option<&mut Running> {
+        self.running.as_mut()
+    }
+
+    pub fn is_running(&self, purpose: impl Fn(Purpose) -> bool) -> bool {
+        self.running.as_ref().is_some_and(|r| purpose(r.purpose))
+    }
+
+    /// The number the next search will have.
+    pub fn next_id(&self) -> u64 {
+        self.next_id
+    }
+
+    /// Starts a search in place of none (stop the running one first).
+    pub fn start(&mut self, spec: SearchSpec, purpose: Purpose, root: Game, culprits: Culprits, budget: Budget) {
+        let id = self.next_id;
+        self.next_id += 1;
+        let job = self.launcher.launch(id, spec);
+        if self.paused {
+            job.pause();
+        }
+        self.running = Some(Running {
+            id,
+            job,
+            purpose,
+            root,
+            culprits,
+            budget,
+            last_line: None,
+            last_progress: None,
+            ponder_outcome: None,
+        });
+    }
+
+    /// Asks the running search to stop and return its move (`?`).
+    pub fn stop(&self) {
+        if let Some(running) = &self.running {
+            running.job.stop();
+        }
+    }
+
+    /// Stops the running search and forgets it: its move will not be played.
+    pub fn discard(&mut self) {
+        if let Some(running) = self.running.take() {
+            running.job.stop();
+            self.abandon(running);
+        }
+    }
+
+    /// Forgets the running search without stopping it (it was stopped, or it is over).
+    pub fn take(&mut self) -> Option<Running> {
+        self.running.take()
+    }
+
+    fn abandon(&mut self, running: Running) {
+        if !running.job.is_finished() {
+            self.abandoned.push(Abandoned { id: running.id, culprits: running.culprits });
+        }
+    }
+
+    /// `pause`: false if already paused.
+    pub fn pause(&mut self) -> bool {
+        if std::mem::replace(&mut self.paused, true) {
+            return false;
+        }
+        if let Some(running) = &self.running {
+            running.job.pause();
+        }
+        true
+    }
+
+    /// `resume`: false if not paused.
+    pub fn resume(&mut self) -> bool {
+        if !std::mem::replace(&mut self.paused, false) {
+            return false;
+        }
+        if let Some(running) = &self.running {
+            running.job.resume();
+        }
+        true
+    }
+
+    pub fn progress(&mut self, id: u64, progress: Progress) -> Reported<'_> {
+        let Some(running) = self.running.as_mut().filter(|r| r.id == id) else { return Reported::Nothing };
+        if !progress.is_line {
+            running.last_progress = Some(progress);
+            return Reported::Nothing;
+        }
+        // Only the best line speaks for the position; the others are for the user to read.
+        if progress.multipv <= 1 {
+            running.last_line = Some(progress.clone());
+        }
+        Reported::Line(running, progress)
+    }
+
+    /// A search ended: the running search with its outcome, for the core to
+    /// conclude; `None` for a search no longer waited for, or a ponder search
+    /// whose result waits for the opponent's move.
+    pub fn finished(
+        &mut self,
+        id: u64,
+        outcome: Result<SearchOutcome, String>,
+    ) -> Option<(Running, Result<SearchOutcome, String>)> {
+        if let Some(index) = self.abandoned.iter().position(|a| a.id == id) {
+            let abandoned = self.abandoned.swap_remove(index);
+            if let Err(why) = outcome {
+                tracing::warn!(job = id, %why, search = %abandoned.culprits.search.1, "a stopped search failed");
+            }
+            return None;
+        }
+        if let Some(running) = self.running.as_mut().filter(|r| r.id == id)
+            && matches!(running.purpose, Purpose::Ponder { .. })
+        {
+            // The opponent has not moved yet: keep the result for a ponder hit.
+            running.ponder_outcome = Some(outcome);
+            return None;
+        }
+        self.running.take_if(|r| r.id == id).map(|running| (running, outcome))
+    }
+
+    /// The search did not return soon after being told to stop: when it was to
+    /// find our move, it is abandoned and handed back, for the core to move without it.
+    pub fn overdue(&mut self, id: u64) -> Option<Running> {
+        let running = self.running.take_if(|r| r.id == id && r.purpose == Purpose::Move)?;
+        tracing::warn!(job = id, search = %running.culprits.search.1, "search overran its stop; moving without it");
+        self.abandoned.push(Abandoned { id, culprits: running.culprits.clone() });
+        Some(running)
+    }
+
+    /// The search still has not returned long after being told to stop.
+    pub fn hung(&mut self, id: u64) -> Option<Hung> {
+        if let Some(index) = self.abandoned.iter().position(|a| a.id == id) {
+            let culprits = self.abandoned.swap_remove(index).culprits;
+            return Some(Hung { culprits, was_running: false });
+        }
+        let running = self.running.take_if(|r| r.id == id)?;
+        self.abandoned.push(Abandoned { id, culprits: running.culprits.clone() });
+        Some(Hung { culprits: running.culprits, was_running: true })
+    }
+}

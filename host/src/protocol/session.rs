@@ -1,0 +1,553 @@
+//! The CECP front end: takes every [`Event`] in order, turns the GUI's lines
+//! into requests to the [`Core`] and the core's notes into replies. It owns only
+//! CECP's own rules: the features and what the GUI accepted, `#` lines only for
+//! a GUI that takes them, a `pong` only after everything before it (our move
+//! first), `edit` mode and the other protocol-1 idioms, and its reply formats.
+
+use std::sync::mpsc::Sender;
+
+use plugboard_plugin_api::{Score, ScoreKind};
+use shakmaty::{Color, Move, Position};
+
+use super::{
+    Command, Reply,
+    features::{self, Negotiated},
+    options,
+    reply::{QUOTED_CHARS, Stat01, Thinking, quote},
+};
+use crate::{
+    core::{
+        Applied, Core, ENGINE_NAME, Note, Refusal,
+        note::{Known, Status, Thought},
+        options::CONFIGURE,
+    },
+    edit::{Edit, EditStep},
+    event::Event,
+    game,
+    ics::Talk,
+    logging::Logging,
+    plugins::PluginHost,
+    search::ThreadLauncher,
+};
+
+/// Diagnostics kept for a GUI that has not yet said whether it takes them.
+const MAX_PENDING_DEBUG: usize = 100;
+
+pub struct Session {
+    pub core: Core,
+    out: Vec<Reply>,
+    negotiated: Negotiated,
+    post: bool,
+    pending_pongs: Vec<String>,
+    pending_debug: Vec<String>,
+    /// The option lines the GUI was last given.
+    advertised: Vec<String>,
+    /// Protocol 1's position set-up, while it lasts.
+    edit: Option<Edit>,
+    /// What went wrong before the GUI could listen, said after the features.
+    startup_notes: Vec<Reply>,
+    /// Lines from the GUI so far, counted as each is taken up.
+    lines_seen: u64,
+    /// The line count when pondering started after our move: until the GUI's
+    /// next line, the ponder search's thinking is not shown, as clients read
+    /// what follows `move` as that move's thinking.
+    ponder_quiet_at: Option<u64>,
+    /// The ponder search's latest thinking line, held while it may not be shown.
+    held_ponder_line: Option<(u64, Reply)>,
+}
+
+impl Session {
+    /// A session whose searches run on threads, reporting to `inbox`.
+    pub fn new(inbox: Sender<Event>, plugins: PluginHost) -> Session {
+        let launcher = Box::new(ThreadLauncher { inbox: inbox.clone() });
+        Session::with_core(Core::new(inbox, plugins, launcher))
+    }
+
+    pub fn with_core(core: Core) -> Session {
+        let mut session = Session {
+            core,
+            out: Vec::new(),
+            negotiated: Negotiated::default(),
+            post: false,
+            pending_pongs: Vec::new(),
+            pending_debug: Vec::new(),
+            advertised: Vec::new(),
+            edit: None,
+            startup_notes: Vec::new(),
+            lines_seen: 0,
+            ponder_quiet_at: None,
+            held_ponder_line: None,
+        };
+        session.take_notes();
+        session
+    }
+
+    /// Saves settings to `path` from now on, and applies what it already holds;
+    /// what could not be applied is told once the GUI listens.
+    pub fn use_settings_file(&mut self, path: std::path::PathBuf) {
+        self.core.use_settings_file(path);
+        self.take_startup_notes();
+    }
+
+    /// Options from the command line, as `option NAME=VALUE` would set them; what
+    /// is refused is told once the GUI listens (and on stderr).
+    pub fn apply_command_line(&mut self, options: &[(String, String)]) {
+        let said_before = std::mem::take(&mut self.out);
+        for (name, value) in options {
+            let line = format!("option {name}={value}");
+            self.set_option(&line, name, (!value.is_empty()).then_some(value.as_str()));
+            self.take_notes();
+            for reply in std::mem::take(&mut self.out) {
+                tracing::warn!(%reply, "said while applying the command line");
+                if matches!(reply, Reply::Error { .. } | Reply::TellUserError(_)) {
+                    eprintln!("plugboard: {reply}");
+                    self.startup_notes.push(Reply::TellUserError(format!("Command line: {reply}")));
+                }
+            }
+        }
+        self.out = said_before;
+    }
+
+    /// Lets the `Log folder` and `Log files` options move the log.
+    pub fn use_logging(&mut self, logging: Logging, kept_files: usize) {
+        self.core.use_logging(logging, kept_files);
+    }
+
+    /// Replies produced so far, in order, for the one writer to print.
+    pub fn take_output(&mut self) -> Vec<Reply> {
+        std::mem::take(&mut self.out)
+    }
+
+    pub fn wants_to_quit(&self) -> bool {
+        self.core.wants_to_quit()
+    }
+
+    /// Whether a search is running that the session still waits for.
+    pub fn is_searching(&self) -> bool {
+        self.core.is_searching()
+    }
+
+    pub fn handle(&mut self, event: Event) {
+        match event {
+            Event::Line(line) => {
+                self.lines_seen += 1;
+                self.handle_line(&line);
+                self.take_notes();
+                // The ponder search's thinking, held back since our move, may now be shown.
+                if let Some((job, held)) = self.held_ponder_line.take()
+                    && self.core.search_id() == Some(job)
+                {
+                    self.reply(held);
+                }
+            }
+            Event::Overlong { start, length } => {
+                tracing::warn!(length, start = %quote(&start), "overlong line refused");
+                // Short enough to pass the reply's own quoting whole.
+                let start: String = start.chars().take(QUOTED_CHARS / 2).collect();
+                let command = format!("{start}... ({length} bytes in all)");
+                self.reply(Reply::Error { kind: "line too long", command });
+            }
+            event => {
+                self.core.handle(event);
+                self.take_notes();
+            }
+        }
+    }
+
+    fn reply(&mut self, reply: Reply) {
+        self.out.push(reply);
+    }
+
+    fn handle_line(&mut self, line: &str) {
+        if let Some(edit) = self.edit.as_mut() {
+            match edit.line(line) {
+                EditStep::Continue => {}
+                EditStep::Refused(why) => self.refuse(line, Refusal::BadParameter(why.to_owned())),
+                EditStep::Done(result) => {
+                    self.edit = None;
+                    self.core.set_edited(result);
+                }
+            }
+            return;
+        }
+        let command = match Command::parse(line) {
+            Ok(command) => command,
+            Err(error) => {
+                tracing::warn!(line = %quote(line), %error, "command refused");
+                self.reply(Reply::Error { kind: error.kind(), command: line.trim().to_owned() });
+                return;
+            }
+        };
+        let core = &mut self.core;
+        match command {
+            Command::Xboard => {}
+            Command::Protover(_) => {
+                self.negotiated.announce();
+                self.announce_features();
+            }
+            Command::Accepted(feature) => {
+                self.negotiated.accept(feature);
+                if feature == "debug" {
+                    for text in std::mem::take(&mut self.pending_debug) {
+                        self.reply(Reply::Debug(text));
+                    }
+                }
+            }
+            Command::Rejected(feature) => {
+                self.negotiated.reject(feature);
+                if feature == "debug" {
+                    self.pending_debug.clear();
+                }
+            }
+            Command::New => core.new_game(),
+            Command::Variant(name) => {
+                if let Err(refusal) = core.set_variant(name) {
+                    self.refuse(line, refusal);
+                }
+            }
+            Command::Quit => core.quit(),
+            Command::Random => core.toggle_random(),
+            Command::Force => core.force(),
+            Command::Go => {
+                if let Err(refusal) = core.go() {
+                    self.refuse(line, refusal);
+                }
+            }
+            Command::PlayOther => core.play_other(),
+            Command::White => core.set_turn(Color::White),
+            Command::Black => core.set_turn(Color::Black),
+            Command::Level { moves_per_session, base_ms, increment_ms } => {
+                let fullmove = core.game().position().fullmoves().get();
+                core.clock().set_level(moves_per_session, base_ms, increment_ms, fullmove);
+            }
+            Command::SecondsPerMove { ms } => core.clock().set_seconds_per_move(ms),
+            Command::Depth(depth) => core.clock().depth_limit = Some(depth.max(1)),
+            Command::Nps(rate) => core.set_nps(rate),
+            Command::Time { centiseconds } => core.clock().set_own_time(centiseconds),
+            Command::Otim { centiseconds } => core.clock().set_opponent_time(centiseconds),
+            Command::Move(text) => self.user_move(text),
+            Command::MoveNow => core.move_now(),
+            Command::Ping(n) => {
+                if core.thinking_on_move() {
+                    self.pending_pongs.push(n.to_owned());
+                } else {
+                    self.reply(Reply::Pong(n.to_owned()));
+                }
+            }
+            Command::Draw => core.draw_offered(),
+            Command::Result { result, comment } => {
+                tracing::info!(%result, %comment, "game over");
+                core.game_over();
+            }
+            Command::SetBoard(fen) => core.set_position(fen),
+            Command::Hint => {
+                if let Some(hint) = core.hint() {
+                    let text = core.game().move_text(hint);
+                    self.reply(Reply::Hint(text));
+                }
+            }
+            Command::Bk => core.book_listing(),
+            Command::Undo => core.undo(1),
+            Command::Remove => core.undo(2),
+            Command::Hard => core.set_pondering(true),
+            Command::Easy => core.set_pondering(false),
+            Command::Post => self.post = true,
+            Command::NoPost => self.post = false,
+            Command::Analyze => core.analyze(),
+            Command::Exit => {
+                if let Err(refusal) = core.exit_analysis() {
+                    self.refuse(line, refusal);
+                }
+            }
+            Command::AnalysisStatus => core.analysis_status(),
+            Command::Name(name) => core.set_opponent(name),
+            Command::Rating { own, opponent } => core.set_ratings(own, opponent),
+            Command::Ics(host) => core.ics.set_server(host),
+            Command::Computer => core.ics.set_computer(),
+            Command::Partner(name) => {
+                if !core.ics.set_partner(name) {
+                    tracing::warn!(name = ?name, "the partner's name is no server handle; ignored");
+                }
+            }
+            Command::Ptell(text) => {
+                // Recorded, never obeyed: nothing a partner says changes what the engine does.
+                tracing::info!(partner = ?core.ics.partner(), text = ?text, "partner tell");
+                core.ics.record_ptell(text);
+            }
+            Command::Memory { mb } => core.set_memory(mb),
+            Command::Cores(cores) => core.set_cores(cores),
+            Command::EgtPath { kind, path } => {
+                if let Err(refusal) = core.open_tables(kind, path) {
+                    self.refuse(line, refusal);
+                }
+            }
+            Command::Option { name, value } => self.set_option(line.trim(), name, value),
+            Command::Edit => {
+                core.begin_edit();
+                self.edit = Some(Edit::start(core.game().position().board().clone(), core.game().turn()));
+            }
+            Command::Pause => {
+                if let Err(refusal) = core.pause() {
+                    self.refuse(line, refusal);
+                }
+            }
+            Command::Resume => {
+                if let Err(refusal) = core.resume() {
+                    self.refuse(line, refusal);
+                }
+            }
+            Command::Exclude(text) | Command::Include(text) => {
+                // Exclusions hold for the current position until it changes; python-chess
+                // sends them before `analyze`, so they are taken in any mode.
+                let exclude = matches!(command, Command::Exclude(_));
+                match text.map(|t| (t, self.core.game().parse_move(t))) {
+                    Some((t, Err(reason))) => {
+                        self.reply(Reply::IllegalMove { reason: reason.into(), mv: t.to_owned() })
+                    }
+                    parsed => self.core.exclude(exclude, parsed.and_then(|(_, m)| m.ok())),
+                }
+            }
+            Command::SetScore { centipawns, .. } => {
+                if let Err(refusal) = core.set_score(centipawns) {
+                    self.refuse(line, refusal);
+                }
+            }
+            Command::Lift(square) => {
+                if let Some(colors) = core.game().highlight(square) {
+                    self.reply(Reply::Highlight(colors));
+                }
+            }
+            Command::Put(_) | Command::Hover(_) => (),
+            Command::Holding { white, black } => {
+                if let Err(refusal) = core.set_holdings(white, black) {
+                    self.refuse(line, refusal);
+                }
+            }
+        }
+    }
+
+    /// `Error (...)` for a request the core refused, in CECP's words.
+    fn refuse(&mut self, line: &str, refusal: Refusal) {
+        let line = line.trim();
+        let (kind, command) = match refusal {
+            Refusal::NotLegalNow(None) => ("command not legal now", line.to_owned()),
+            Refusal::NotLegalNow(Some(why)) => ("command not legal now", format!("{line} ({why})")),
+            Refusal::BadParameter(why) => ("bad parameter", format!("{line} ({why})")),
+            Refusal::UnknownOption => ("unknown option", line.to_owned()),
+            Refusal::UnsupportedVariant => ("unsupported variant", line.to_owned()),
+            Refusal::UnsupportedTables => ("unsupported tablebase type", line.to_owned()),
+        };
+        self.reply(Reply::Error { kind, command });
+    }
+
+    fn user_move(&mut self, text: &str) {
+        if !self.core.position_valid() {
+            self.reply(Reply::IllegalMove { reason: "no legal position is set up".into(), mv: text.to_owned() });
+            return;
+        }
+        match self.core.game().parse_move(text) {
+            Ok(m) => self.core.user_move(m),
+            Err(reason) => self.reply(Reply::IllegalMove { reason: reason.into(), mv: text.to_owned() }),
+        }
+    }
+
+    /// `option NAME=VALUE`; `Configure` sets each option it lists, each refused on its own.
+    fn set_option(&mut self, line: &str, name: &str, value: Option<&str>) {
+        match self.core.set_option(name, value) {
+            Ok(Applied::Done) => {}
+            Ok(Applied::Configure(settings)) => {
+                for setting in settings.split(';').map(str::trim).filter(|s| !s.is_empty()) {
+                    let (inner, inner_value) = match setting.split_once('=') {
+                        Some((inner, inner_value)) => (inner.trim(), Some(inner_value.trim())),
+                        None => (setting, None),
+                    };
+                    if inner == CONFIGURE {
+                        self.refuse(line, Refusal::BadParameter("Configure within Configure".into()));
+                        continue;
+                    }
+                    self.set_option(&format!("option {setting}"), inner, inner_value);
+                }
+            }
+            Err(refusal) => self.refuse(line, refusal),
+        }
+    }
+
+    fn announce_features(&mut self) {
+        for feature in features::announcement(ENGINE_NAME, &self.core.variants().join(",")) {
+            self.reply(Reply::Feature(feature));
+        }
+        self.advertise_options_body();
+        self.reply(Reply::Feature("done=1".into()));
+        let notes = std::mem::take(&mut self.startup_notes);
+        self.out.extend(notes);
+    }
+
+    fn option_lines(&self) -> Vec<String> {
+        self.core.options().iter().map(|e| options::advertise(&e.spec, &e.value)).collect()
+    }
+
+    fn advertise_options_body(&mut self) {
+        let lines = self.option_lines();
+        for line in &lines {
+            self.reply(Reply::Feature(format!("option=\"{line}\"")));
+        }
+        self.advertised = lines;
+    }
+
+    /// The option list changed (another plugin chosen, a rescan, a plugin disabled):
+    /// GUIs clear their list on `done=0` and take the new one up to `done=1`.
+    /// Nothing is sent when the list is unchanged: xboard answers every advertised
+    /// option that it has a start-up value for with an `option` command, and
+    /// re-advertising after those would never end.
+    fn readvertise_options(&mut self) {
+        if self.option_lines() == self.advertised || !self.negotiated.announced() {
+            return;
+        }
+        self.reply(Reply::Feature("done=0".into()));
+        self.advertise_options_body();
+        self.reply(Reply::Feature("done=1".into()));
+        let notes = std::mem::take(&mut self.startup_notes);
+        self.out.extend(notes);
+    }
+
+    /// What the core said before the GUI could listen: what the user must read
+    /// waits for the features; the rest is for the log only.
+    fn take_startup_notes(&mut self) {
+        let said_before = std::mem::take(&mut self.out);
+        self.take_notes();
+        for reply in std::mem::replace(&mut self.out, said_before) {
+            if matches!(reply, Reply::TellUser(_) | Reply::TellUserError(_)) {
+                self.startup_notes.push(reply);
+            } else {
+                tracing::info!(%reply, "said at start-up");
+            }
+        }
+    }
+
+    /// Turns what the core said into replies.
+    fn take_notes(&mut self) {
+        for note in self.core.take_notes() {
+            self.take_note(note);
+        }
+    }
+
+    fn take_note(&mut self, note: Note) {
+        let mode = self.core.game().castling_mode();
+        let text = |m: Move| game::move_text(mode, m);
+        let reply = match note {
+            Note::Move(m) => Reply::Move(text(m)),
+            Note::Thought(thought) => return self.show_thought(thought),
+            Note::Known(known) if self.post => Reply::Thinking(known_thinking(&known, text(known.m))),
+            // Not a search result: the protocol marks such lines with '('.
+            Note::Unsearched(m) if self.post => {
+                Reply::Thinking(Thinking { pv: format!("(no search) {}", text(m)), ..Thinking::default() })
+            }
+            Note::Known(_) | Note::Unsearched(_) => return,
+            Note::Result(end) => Reply::GameResult { result: end.result, reason: end.reason.into() },
+            Note::OfferDraw => Reply::OfferDraw,
+            Note::Resign => Reply::Resign,
+            Note::Hint(m) => {
+                self.ponder_quiet_at = Some(self.lines_seen);
+                Reply::Hint(text(m))
+            }
+            Note::Tell(text) => Reply::TellUser(text),
+            Note::TellError(text) => Reply::TellUserError(text),
+            Note::Debug(text) => return self.debug(text),
+            Note::Talk(talk) => match talk {
+                Talk::Command(text) => Reply::TellIcs(text),
+                Talk::CommandNoAlias(text) => Reply::TellIcsNoAlias(text),
+                Talk::All(text) => Reply::TellAll(text),
+                Talk::Others(text) => Reply::TellOthers(text),
+                Talk::Opponent(text) => Reply::TellOpponent(text),
+            },
+            Note::OptionsChanged { purged } => {
+                if purged {
+                    self.advertised.clear();
+                }
+                return self.readvertise_options();
+            }
+            // Standard pieces on a standard board; "fairy" leaves the rules to us.
+            Note::VariantStart { fen } => Reply::Setup(format!("(PNBRQKpnbrqk) 8x8+0_fairy {fen}")),
+            Note::Status(status) => Reply::Stat01(self.stat01(status)),
+            Note::Listing(rows) => {
+                self.out.extend(rows.into_iter().map(Reply::TableRow));
+                Reply::EmptyLine
+            }
+            Note::MoveSearchOver => {
+                for n in std::mem::take(&mut self.pending_pongs) {
+                    self.reply(Reply::Pong(n));
+                }
+                return;
+            }
+        };
+        self.reply(reply);
+    }
+
+    fn show_thought(&mut self, thought: Thought) {
+        if !self.post {
+            return;
+        }
+        let pv: Vec<String> = thought.pv.iter().map(|&m| self.core.game().move_text(m)).collect();
+        let reply = Reply::Thinking(Thinking {
+            depth: thought.depth,
+            score: xboard_score(thought.score),
+            centiseconds: thought.time_ms / 10,
+            nodes: thought.nodes,
+            seldepth: thought.seldepth,
+            nps: thought.nodes.saturating_mul(1000) / thought.time_ms.max(1),
+            tbhits: thought.tbhits,
+            pv: pv.join(" "),
+        });
+        if thought.pondering && self.ponder_quiet_at == Some(self.lines_seen) {
+            self.held_ponder_line = Some((thought.job, reply));
+        } else {
+            self.reply(reply);
+        }
+    }
+
+    fn stat01(&self, status: Status) -> Stat01 {
+        Stat01 {
+            centiseconds: status.time_ms / 10,
+            nodes: status.nodes,
+            depth: status.depth,
+            moves_left: status.moves_left,
+            total_moves: status.total_moves,
+            current_move: status.current.map(|m| self.core.game().move_text(m)).unwrap_or_default(),
+        }
+    }
+
+    fn debug(&mut self, text: String) {
+        if self.negotiated.accepted("debug") {
+            self.reply(Reply::Debug(text));
+        } else if !self.negotiated.rejected("debug") {
+            // A protocol-1 GUI never answers: keep the start-up lines, not a week's worth.
+            if self.pending_debug.len() == MAX_PENDING_DEBUG {
+                self.pending_debug.remove(0);
+            }
+            self.pending_debug.push(text);
+        }
+    }
+}
+
+/// The thinking line for a move known without search: the tables' move as good
+/// as a search's (depth 1, a line a client can read, the verdict after it), the
+/// book's as a note.
+fn known_thinking(known: &Known, move_text: String) -> Thinking {
+    let score = i64::from(known.score);
+    if known.from_tables {
+        // python-chess and lichess-bot read the move before the verdict.
+        let pv = format!("{move_text} {}", known.note);
+        Thinking { depth: 1, score, tbhits: 1, pv, ..Thinking::default() }
+    } else {
+        Thinking { score, pv: known.note.clone(), ..Thinking::default() }
+    }
+}
+
+/// Centipawns, or ±(100000 + moves) for mates, as xboard and python-chess read them.
+fn xboard_score(score: Score) -> i64 {
+    match score.kind {
+        ScoreKind::Centipawns => i64::from(score.value),
+        ScoreKind::Mate if score.value >= 0 => 100_000 + i64::from(score.value),
+        ScoreKind::Mate => -100_000 + i64::from(score.value),
+    }
+}

@@ -354,6 +354,18 @@ impl Game {
     }
 
     /// The plugin API's view of `position`, a position of this game.
+    /// The legal start of a line of plugin moves from the current position.
+    pub fn legal_start(&self, line: &[api::Move]) -> Vec<Move> {
+        let mut game = self.clone();
+        let mut moves = Vec::with_capacity(line.len());
+        for &m in line {
+            let Some(m) = game.from_plugin_move(m) else { break };
+            moves.push(m);
+            game.play(m);
+        }
+        moves
+    }
+
     pub fn plugin_position(&self, position: &VariantPosition) -> api::Position {
         plugboard_shakmaty::to_plugin_position(position, self.variant)
     }

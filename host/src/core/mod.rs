@@ -5,6 +5,7 @@
 //! requests and notes into lines. Its parts are sub-states that return outcomes;
 //! the decisions are made here and in `play.rs`.
 
+mod configuration;
 pub mod knowledge;
 pub mod note;
 pub mod options;
@@ -12,35 +13,28 @@ mod play;
 pub mod searches;
 pub mod setup;
 
-use std::{
-    path::PathBuf,
-    sync::{Arc, mpsc::Sender},
-    time::Instant,
-};
+use std::{path::PathBuf, sync::mpsc::Sender, time::Instant};
 
 use shakmaty::{Color, Move, Position};
 
 use self::{
-    knowledge::{Arrival, Knowledge},
+    knowledge::Knowledge,
     options::Options,
     searches::{Launcher, Purpose, Searches},
     setup::Setup,
 };
 pub use self::{
-    note::Note,
+    note::{Applied, Note, Refusal},
     options::{Changed, Refused},
 };
 use crate::{
     clock::Clock,
-    event::{Event, ExaminedPlugins, LoadedTables},
-    files,
+    event::Event,
     game::Game,
     host_options,
     ics::{self, Ics},
     logging::Logging,
-    plugins::{Examined, Kind, OptionChange, PluginHost},
-    settings,
-    tablebases::Problems,
+    plugins::{Kind, PluginHost},
 };
 
 pub const ENGINE_NAME: &str = concat!("Plugboard ", env!("CARGO_PKG_VERSION"));
@@ -51,32 +45,6 @@ const OWN_FOOTPRINT_MB: u32 = 24;
 /// More nodes a second than any engine searches on a PC: a higher `nps` would
 /// make the node budget of a move last for hours of wall time.
 const MAX_NPS: u64 = 50_000_000;
-/// How long reading the saved settings may hold the start-up.
-const SETTINGS_PATIENCE: std::time::Duration = std::time::Duration::from_secs(2);
-/// How long examining plugin files may hold the engine before it goes on and
-/// takes in the findings when they arrive (a library whose load-time code hangs
-/// holds its examination for [`crate::plugins::examine::PATIENCE`]).
-const SCAN_PATIENCE: std::time::Duration = std::time::Duration::from_secs(1);
-
-/// Why a request was not carried out; the core's state is as it was.
-#[derive(Debug, PartialEq, Eq)]
-pub enum Refusal {
-    /// Not in this state of the game or the engine; the reason, when there is more to say.
-    NotLegalNow(Option<String>),
-    BadParameter(String),
-    UnknownOption,
-    UnsupportedVariant,
-    UnsupportedTables,
-}
-
-/// What an accepted `option` did.
-#[derive(Debug, PartialEq, Eq)]
-pub enum Applied {
-    Done,
-    /// `Configure`'s value: `NAME=VALUE; NAME=VALUE`, still to be set one by one.
-    Configure(String),
-}
-
 pub struct Core {
     /// Where work that outlasts its patience (a book, tables, a scan) reports.
     inbox: Sender<Event>,
@@ -439,27 +407,15 @@ impl Core {
         }
     }
 
-    pub fn set_cores(&mut self, cores: u32) {
-        self.options.host.threads = cores.clamp(1, host_options::MAX_THREADS);
+    /// `.` in analysis: where the analysis stands.
+    pub fn analysis_status(&mut self) {
+        if let Some(status) = self.searches.analysis_status() {
+            self.note(Note::Status(status));
+        }
     }
 
-    /// `egtpath KIND PATHS`: tablebases of a kind the engine reads, in place of the ones before.
-    pub fn open_tables(&mut self, kind: &str, paths: &str) -> Result<(), Refusal> {
-        if kind != "syzygy" {
-            return Err(Refusal::UnsupportedTables);
-        }
-        match self.knowledge.open_tables(paths) {
-            (generation, Arrival::Now((tables, problems))) => self.tables_opened(generation, paths, tables, &problems),
-            (generation, Arrival::Later(later)) => {
-                self.debug(format!("Syzygy tablebases in {paths} are still opening; used once they have"));
-                let paths = paths.to_owned();
-                self.forward_when_done("tables-wait", later, move |loaded| {
-                    let loaded = Arc::new(LoadedTables(std::sync::Mutex::new(Some(loaded))));
-                    Event::TablesLoaded { generation, paths, loaded }
-                });
-            }
-        }
-        Ok(())
+    pub fn set_cores(&mut self, cores: u32) {
+        self.options.host.threads = cores.clamp(1, host_options::MAX_THREADS);
     }
 
     pub fn pause(&mut self) -> Result<(), Refusal> {
@@ -493,245 +449,6 @@ impl Core {
             }
             Err(why) => Err(Refusal::BadParameter(why)),
         }
-    }
-
-    /// Saves settings to `path` from now on, and applies what it already holds;
-    /// what cannot be restored is told.
-    pub fn use_settings_file(&mut self, path: PathBuf) {
-        self.settings_path = Some(path.clone());
-        // Off the thread that answers the GUI, as every file the engine reads.
-        let read = files::off_thread("settings", SETTINGS_PATIENCE, move || settings::load(&path));
-        let read = read.unwrap_or_else(|_| Err("reading them took too long".to_owned()));
-        let mut saved = match read {
-            Ok(saved) => saved,
-            Err(why) => {
-                tracing::warn!(%why, "saved settings not applied");
-                self.note(Note::TellError(format!("Saved settings not applied: {why}")));
-                return;
-            }
-        };
-        // The folder first, also from files saved before it was written first: a
-        // plugin found only there can be chosen once it is scanned.
-        saved.sort_by_key(|(name, _)| name != crate::plugins::host::FOLDER_OPTION);
-        let kept = self.take_notes();
-        let mut refused = Vec::new();
-        for (name, value) in saved {
-            if let Err(why) = self.set_option(&name, Some(&value)) {
-                tracing::warn!(%name, %value, ?why, "saved setting not restored");
-                refused.push(format!("{name}={value}"));
-            }
-            for note in self.take_notes() {
-                tracing::warn!(?note, "said while applying the saved settings");
-            }
-        }
-        self.out = kept;
-        // A choice that no longer applies (a plugin gone, say) must not pass unseen.
-        if !refused.is_empty() {
-            let message = format!("Saved settings not restored (see the log): {}", refused.join("; "));
-            self.note(Note::Tell(message));
-        }
-    }
-
-    /// `option NAME=VALUE`. `Configure` comes back for the front end to split
-    /// into the settings it lists, each refused on its own in its protocol's words.
-    pub fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<Applied, Refusal> {
-        let before = self.options.host.clone();
-        let changed = match self.options.set(&mut self.plugins, name, value) {
-            Ok(changed) => changed,
-            Err(Refused::Unknown) => return Err(Refusal::UnknownOption),
-            Err(Refused::BadValue(why)) => {
-                tracing::warn!(%name, ?value, %why, "option refused");
-                // A plugin that failed to load has left the menu.
-                if name == Kind::Search.option_name() || name == Kind::Eval.option_name() {
-                    self.note(Note::OptionsChanged { purged: false });
-                }
-                return Err(Refusal::BadParameter(why));
-            }
-        };
-        self.clock.overhead_ms = self.options.host.overhead_ms;
-        match changed {
-            Changed::Configure(settings) => return Ok(Applied::Configure(settings)),
-            Changed::Save => self.save_settings(),
-            Changed::Reset => {
-                let host = &self.options.host;
-                if (&before.log_folder, before.log_files) != (&host.log_folder, host.log_files) {
-                    self.move_log();
-                }
-                if before.book_file != self.options.host.book_file {
-                    self.open_book();
-                }
-                self.clear_hash = true;
-                // The GUI purged its option list when the button was pressed: always answer.
-                self.note(Note::OptionsChanged { purged: true });
-            }
-            Changed::Host(name) => {
-                if name == host_options::MULTI_PV && self.analyzing {
-                    self.restart_analysis();
-                }
-                if name == host_options::LOG_FOLDER || name == host_options::LOG_FILES {
-                    self.move_log();
-                }
-                if name == host_options::BOOK_FILE {
-                    self.open_book();
-                }
-            }
-            Changed::Plugins(change @ (OptionChange::Value(_) | OptionChange::Selection(_))) => {
-                if matches!(change, OptionChange::Selection(_)) {
-                    self.note(Note::OptionsChanged { purged: false });
-                    let notes = self.finger_notes();
-                    if let Some(talk) = self.ics.plugins_changed(notes, Instant::now()) {
-                        self.note(Note::Talk(talk));
-                    }
-                }
-                // Scores found with the old plugin or value would be shown for the new one.
-                self.clear_hash = true;
-                if self.analyzing {
-                    self.discard_search();
-                    self.restart_analysis();
-                }
-            }
-            Changed::Plugins(OptionChange::ScanNeeded) => self.rescan(),
-        }
-        Ok(Applied::Done)
-    }
-
-    fn save_settings(&mut self) {
-        let Some(path) = self.settings_path.clone() else {
-            self.note(Note::TellError("No folder to save settings in".into()));
-            return;
-        };
-        match settings::save(&path, &self.options.saved(&self.plugins)) {
-            Ok(()) => self.note(Note::Tell(format!("Settings saved to {}", path.display()))),
-            Err(why) => self.note(Note::TellError(format!("Settings not saved to {}: {why}", path.display()))),
-        }
-    }
-
-    /// Applies the `Log folder` and `Log files` options.
-    fn move_log(&mut self) {
-        let Some(logging) = &self.logging else { return };
-        let folder = &self.options.host.log_folder;
-        let folder = (!folder.is_empty()).then(|| std::path::Path::new(folder));
-        match logging.reconfigure(folder, self.options.host.log_files as usize) {
-            Ok(()) => {
-                let location = logging.location().map(|l| l.display().to_string()).unwrap_or_default();
-                self.debug(format!("logging to {location}"));
-            }
-            Err(why) => self.note(Note::TellError(format!("The log stays where it was: {why}"))),
-        }
-    }
-
-    /// Opens the book the `Book file` option names (none when it is empty).
-    fn open_book(&mut self) {
-        match self.knowledge.open_book(&self.options.host.book_file) {
-            None => {}
-            Some((generation, Arrival::Now(result))) => self.book_opened(generation, result),
-            Some((generation, Arrival::Later(later))) => {
-                self.debug("the book is still opening; it is used once it has opened".to_owned());
-                self.forward_when_done("book-wait", later, move |result| Event::BookOpened { generation, result });
-            }
-        }
-    }
-
-    fn book_opened(&mut self, generation: u64, result: knowledge::BookResult) {
-        match self.knowledge.book_opened(generation, result) {
-            None => {}
-            Some(Ok(book)) => {
-                let text = format!("book {} opened: {} entries", book.path().display(), book.len());
-                self.debug(text);
-            }
-            Some(Err(why)) => {
-                tracing::warn!(%why, "book not opened");
-                self.note(Note::TellError(format!("Book not opened: {why}")));
-            }
-        }
-    }
-
-    fn tables_opened(
-        &mut self,
-        generation: u64,
-        paths: &str,
-        tables: crate::tablebases::Tablebases,
-        problems: &Problems,
-    ) {
-        let description = tables.describe();
-        let empty = tables.is_empty();
-        if !self.knowledge.tables_opened(generation, tables) {
-            return;
-        }
-        for problem in problems.broken.iter().chain(&problems.absent) {
-            tracing::warn!(%problem, "tablebases");
-        }
-        if let Some(summary) = problems.summary() {
-            self.note(Note::Tell(format!("Syzygy tablebases: {summary}")));
-        }
-        if empty {
-            // Having no tables is normal: GUIs send their default path to every engine.
-            self.debug(format!("No Syzygy tables found in {paths}: playing without tablebases"));
-            return;
-        }
-        self.debug(format!("Syzygy tablebases: {description}"));
-        // Scores found without the tables may be wrong with them.
-        self.clear_hash = true;
-    }
-
-    /// Scans the plugin folders again. Unknown files are examined in child
-    /// processes, which may take seconds, on a thread of its own: a scan slower
-    /// than a moment is taken in, and the menu re-advertised, when it ends.
-    fn rescan(&mut self) {
-        let work = self.plugins.begin_scan();
-        match files::off_thread("plugin-scan", SCAN_PATIENCE, move || work.run()) {
-            Ok(examined) => self.scan_finished(examined),
-            Err(later) => {
-                self.debug("plugin files are still being examined; the menu follows once they are".to_owned());
-                self.forward_when_done("plugin-scan-wait", later, |examined| {
-                    Event::PluginsExamined(Arc::new(ExaminedPlugins(std::sync::Mutex::new(Some(examined)))))
-                });
-            }
-        }
-    }
-
-    fn scan_finished(&mut self, examined: Examined) {
-        self.plugins.finish_scan(examined);
-        let refused = self.report_plugins();
-        if !refused.is_empty() {
-            self.note(Note::Tell(format!("Plugins refused: {}", refused.join("; "))));
-        }
-        self.note(Note::OptionsChanged { purged: false });
-    }
-
-    /// Lists every plugin and every refused file as diagnostics; returns the refusals.
-    fn report_plugins(&mut self) -> Vec<String> {
-        let registry = self.plugins.registry();
-        let loaded: Vec<String> = registry
-            .plugins()
-            .iter()
-            .map(|p| format!("{} plugin {} {} from {}", p.kind, p.name(), p.info.version, p.origin))
-            .collect();
-        let refused: Vec<String> =
-            registry.refused().iter().map(|r| format!("{}: {}", r.path.display(), r.reason)).collect();
-        for text in loaded {
-            self.debug(text);
-        }
-        for text in &refused {
-            self.debug(format!("plugin refused: {text}"));
-        }
-        refused
-    }
-
-    /// Work that outlasted its patience (see [`files::off_thread`]) reaches the
-    /// core as an event when it ends.
-    fn forward_when_done<T: Send + 'static>(
-        &self,
-        name: &str,
-        later: std::sync::mpsc::Receiver<T>,
-        event: impl FnOnce(T) -> Event + Send + 'static,
-    ) {
-        let inbox = self.inbox.clone();
-        let _ = std::thread::Builder::new().name(name.into()).spawn(move || {
-            if let Ok(done) = later.recv() {
-                let _ = inbox.send(event(done));
-            }
-        });
     }
 
     fn finger_notes_due(&mut self) {

@@ -1,5 +1,6 @@
-//! What the core tells its front end, typed: moves as moves, scores as scores.
-//! A front end turns each note into its protocol's words.
+//! What the core tells its front end, typed: moves as moves, scores as scores;
+//! and how it answers a request it does not carry out. A front end turns each
+//! into its protocol's words.
 
 use plugboard_plugin_api::Score;
 use shakmaty::Move;
@@ -88,4 +89,23 @@ pub struct Status {
     pub total_moves: u32,
     /// The root move being searched.
     pub current: Option<Move>,
+}
+
+/// Why a request was not carried out; the core's state is as it was.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// Not in this state of the game or the engine; the reason, when there is more to say.
+    NotLegalNow(Option<String>),
+    BadParameter(String),
+    UnknownOption,
+    UnsupportedVariant,
+    UnsupportedTables,
+}
+
+/// What an accepted `option` did.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Applied {
+    Done,
+    /// `Configure`'s value: `NAME=VALUE; NAME=VALUE`, still to be set one by one.
+    Configure(String),
 }

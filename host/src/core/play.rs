@@ -10,14 +10,14 @@ use shakmaty::{Move, Position, san::San};
 
 use super::{
     Core, Note,
-    note::{Known, Status, Thought},
+    note::{Known, Thought},
     searches::{Culprits, Purpose, Reported, Running},
 };
 use crate::{
     clock::Budget,
     event::Progress,
     game::{self, Game},
-    ics::{self, Judged, Limits, Summary, Verdict},
+    ics::{self, Judged, Limits, Verdict},
     known_moves::{Advice, BookUse, KnownMove},
     plugins::{Kind, Origin},
     search::SearchSpec,
@@ -281,7 +281,7 @@ impl Core {
             time_ms,
             nodes: progress.nodes,
             tbhits: progress.tbhits,
-            pv: legal_start(&running.root, &progress.pv),
+            pv: running.root.legal_start(&progress.pv),
         };
         self.note(Note::Thought(thought));
     }
@@ -417,7 +417,7 @@ impl Core {
     fn play_engine_move(&mut self, m: Move, found: Found<'_>) {
         let now = Instant::now();
         let (summary, note) = match found {
-            Found::Searched(running) => (self.summary_of(running, m), "no search"),
+            Found::Searched(running) => (running.summary_of(m, self.clock.nodes_per_second), "no search"),
             Found::Unsearched(note) => (None, note),
         };
         let position = self.game().position();
@@ -470,34 +470,6 @@ impl Core {
         }
     }
 
-    /// What the search found for the move `m` it chose, for the spectators and the
-    /// resign and draw policy; `None` when its last line does not start with `m`.
-    fn summary_of(&self, running: &Running, m: Move) -> Option<Summary> {
-        let line = running.last_line.as_ref()?;
-        let first = line.pv.first().and_then(|&first| running.root.from_plugin_move(first))?;
-        if first != m {
-            return None;
-        }
-        let time_ms = match self.clock.nodes_per_second {
-            Some(rate) if rate > 0 => line.nodes.saturating_mul(1000) / rate,
-            _ => line.time_ms,
-        };
-        let mut game = running.root.clone();
-        let mut pv = Vec::new();
-        for m in legal_start(&running.root, &line.pv) {
-            pv.push(San::from_move(game.position(), m).to_string());
-            game.play(m);
-        }
-        Some(Summary {
-            depth: line.depth,
-            score: line.score,
-            nodes: line.nodes,
-            time_ms,
-            tbhits: line.tbhits,
-            pv: pv.join(" "),
-        })
-    }
-
     /// In bughouse, with the partner's help allowed: ask for a piece that mates now.
     fn ask_partner(&mut self) {
         if !self.setup.is_bughouse() || !self.options.host.partner_asks {
@@ -510,37 +482,4 @@ impl Core {
             self.note(Note::Talk(ask));
         }
     }
-
-    /// `.` in analysis: where the analysis stands.
-    pub fn analysis_status(&mut self) {
-        let Some(running) = self.searches.running().filter(|r| r.purpose == Purpose::Analysis) else { return };
-        // Lines come at the end of iterations, progress reports every tenth of a
-        // second: take the freshest of each.
-        let line = running.last_line.as_ref();
-        let progress = running.last_progress.as_ref();
-        let total = progress.map_or_else(|| running.root.position().legal_moves().len() as u32, |p| p.root_move_count);
-        let status = Status {
-            time_ms: running.job.elapsed().as_millis() as u64,
-            nodes: line.map_or(0, |l| l.nodes).max(progress.map_or(0, |p| p.nodes)),
-            depth: line.map_or(0, |l| l.depth).max(progress.map_or(0, |p| p.depth)),
-            moves_left: total.saturating_sub(progress.map_or(0, |p| p.current_move_number)),
-            total_moves: total,
-            current: progress
-                .and_then(|p| p.current_move)
-                .and_then(|m| legal_start(&running.root, &[m]).first().copied()),
-        };
-        self.note(Note::Status(status));
-    }
-}
-
-/// The legal start of a principal variation a plugin reported.
-fn legal_start(root: &Game, pv: &[plugboard_plugin_api::Move]) -> Vec<Move> {
-    let mut game = root.clone();
-    let mut moves = Vec::with_capacity(pv.len());
-    for &m in pv {
-        let Some(m) = game.from_plugin_move(m) else { break };
-        moves.push(m);
-        game.play(m);
-    }
-    moves
 }

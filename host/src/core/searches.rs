@@ -8,7 +8,10 @@ use std::time::Duration;
 
 use plugboard_plugin_api::SearchOutcome;
 
-use crate::{clock::Budget, event::Progress, game::Game, plugins::Origin, search::SearchSpec};
+use shakmaty::{Position, san::San};
+
+use super::note::Status;
+use crate::{clock::Budget, event::Progress, game::Game, ics::Summary, plugins::Origin, search::SearchSpec};
 
 /// Starts searches.
 pub trait Launcher {
@@ -60,6 +63,30 @@ pub struct Running {
     pub last_progress: Option<Progress>,
     /// A ponder search that ended before the opponent moved keeps its result here.
     pub ponder_outcome: Option<Result<SearchOutcome, String>>,
+}
+
+impl Running {
+    /// What the search found for the move `m` it chose, for the spectators and
+    /// the resign and draw policy; `None` when its last line does not start with `m`.
+    pub fn summary_of(&self, m: shakmaty::Move, nodes_per_second: Option<u64>) -> Option<Summary> {
+        let line = self.last_line.as_ref()?;
+        let first = line.pv.first().and_then(|&first| self.root.from_plugin_move(first))?;
+        if first != m {
+            return None;
+        }
+        let time_ms = match nodes_per_second {
+            Some(rate) if rate > 0 => line.nodes.saturating_mul(1000) / rate,
+            _ => line.time_ms,
+        };
+        let mut game = self.root.clone();
+        let mut pv = Vec::new();
+        for m in self.root.legal_start(&line.pv) {
+            pv.push(San::from_move(game.position(), m).to_string());
+            game.play(m);
+        }
+        let pv = pv.join(" ");
+        Some(Summary { depth: line.depth, score: line.score, nodes: line.nodes, time_ms, tbhits: line.tbhits, pv })
+    }
 }
 
 /// A search stopped and no longer waited for; kept to notice one that never returns.
@@ -238,5 +265,25 @@ impl Searches {
         let running = self.running.take_if(|r| r.id == id)?;
         self.abandoned.push(Abandoned { id, culprits: running.culprits.clone() });
         Some(Hung { culprits: running.culprits, was_running: true })
+    }
+
+    /// Where the running analysis stands; `None` when no analysis runs.
+    pub fn analysis_status(&self) -> Option<Status> {
+        let running = self.running.as_ref().filter(|r| r.purpose == Purpose::Analysis)?;
+        // Lines come at the end of iterations, progress reports every tenth of a
+        // second: take the freshest of each.
+        let line = running.last_line.as_ref();
+        let progress = running.last_progress.as_ref();
+        let total = progress.map_or_else(|| running.root.position().legal_moves().len() as u32, |p| p.root_move_count);
+        Some(Status {
+            time_ms: running.job.elapsed().as_millis() as u64,
+            nodes: line.map_or(0, |l| l.nodes).max(progress.map_or(0, |p| p.nodes)),
+            depth: line.map_or(0, |l| l.depth).max(progress.map_or(0, |p| p.depth)),
+            moves_left: total.saturating_sub(progress.map_or(0, |p| p.current_move_number)),
+            total_moves: total,
+            current: progress
+                .and_then(|p| p.current_move)
+                .and_then(|m| running.root.legal_start(&[m]).first().copied()),
+        })
     }
 }

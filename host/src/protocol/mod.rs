@@ -4,6 +4,7 @@
 pub mod command;
 pub mod features;
 pub mod options;
+pub mod render;
 pub mod reply;
 pub mod session;
 

@@ -6,25 +6,19 @@
 
 use std::sync::mpsc::Sender;
 
-use plugboard_plugin_api::{Score, ScoreKind};
 use shakmaty::{Color, Move, Position};
 
 use super::{
     Command, Reply,
     features::{self, Negotiated},
-    options,
-    reply::{QUOTED_CHARS, Stat01, Thinking, quote},
+    options, render,
+    reply::{QUOTED_CHARS, Thinking, quote},
 };
 use crate::{
-    core::{
-        Applied, Core, ENGINE_NAME, Note, Refusal,
-        note::{Known, Status, Thought},
-        options::CONFIGURE,
-    },
+    core::{Applied, Core, ENGINE_NAME, Note, Refusal, note::Thought, options::CONFIGURE},
     edit::{Edit, EditStep},
     event::Event,
     game,
-    ics::Talk,
     logging::Logging,
     plugins::PluginHost,
     search::ThreadLauncher,
@@ -437,7 +431,7 @@ impl Session {
         let reply = match note {
             Note::Move(m) => Reply::Move(text(m)),
             Note::Thought(thought) => return self.show_thought(thought),
-            Note::Known(known) if self.post => Reply::Thinking(known_thinking(&known, text(known.m))),
+            Note::Known(known) if self.post => Reply::Thinking(render::known_thinking(&known, mode)),
             // Not a search result: the protocol marks such lines with '('.
             Note::Unsearched(m) if self.post => {
                 Reply::Thinking(Thinking { pv: format!("(no search) {}", text(m)), ..Thinking::default() })
@@ -453,13 +447,7 @@ impl Session {
             Note::Tell(text) => Reply::TellUser(text),
             Note::TellError(text) => Reply::TellUserError(text),
             Note::Debug(text) => return self.debug(text),
-            Note::Talk(talk) => match talk {
-                Talk::Command(text) => Reply::TellIcs(text),
-                Talk::CommandNoAlias(text) => Reply::TellIcsNoAlias(text),
-                Talk::All(text) => Reply::TellAll(text),
-                Talk::Others(text) => Reply::TellOthers(text),
-                Talk::Opponent(text) => Reply::TellOpponent(text),
-            },
+            Note::Talk(talk) => render::talk(talk),
             Note::OptionsChanged { purged } => {
                 if purged {
                     self.advertised.clear();
@@ -468,7 +456,7 @@ impl Session {
             }
             // Standard pieces on a standard board; "fairy" leaves the rules to us.
             Note::VariantStart { fen } => Reply::Setup(format!("(PNBRQKpnbrqk) 8x8+0_fairy {fen}")),
-            Note::Status(status) => Reply::Stat01(self.stat01(status)),
+            Note::Status(status) => Reply::Stat01(render::stat01(&status, mode)),
             Note::Listing(rows) => {
                 self.out.extend(rows.into_iter().map(Reply::TableRow));
                 Reply::EmptyLine
@@ -487,32 +475,11 @@ impl Session {
         if !self.post {
             return;
         }
-        let pv: Vec<String> = thought.pv.iter().map(|&m| self.core.game().move_text(m)).collect();
-        let reply = Reply::Thinking(Thinking {
-            depth: thought.depth,
-            score: xboard_score(thought.score),
-            centiseconds: thought.time_ms / 10,
-            nodes: thought.nodes,
-            seldepth: thought.seldepth,
-            nps: thought.nodes.saturating_mul(1000) / thought.time_ms.max(1),
-            tbhits: thought.tbhits,
-            pv: pv.join(" "),
-        });
+        let reply = Reply::Thinking(render::thinking(&thought, self.core.game().castling_mode()));
         if thought.pondering && self.ponder_quiet_at == Some(self.lines_seen) {
             self.held_ponder_line = Some((thought.job, reply));
         } else {
             self.reply(reply);
-        }
-    }
-
-    fn stat01(&self, status: Status) -> Stat01 {
-        Stat01 {
-            centiseconds: status.time_ms / 10,
-            nodes: status.nodes,
-            depth: status.depth,
-            moves_left: status.moves_left,
-            total_moves: status.total_moves,
-            current_move: status.current.map(|m| self.core.game().move_text(m)).unwrap_or_default(),
         }
     }
 
@@ -526,28 +493,5 @@ impl Session {
             }
             self.pending_debug.push(text);
         }
-    }
-}
-
-/// The thinking line for a move known without search: the tables' move as good
-/// as a search's (depth 1, a line a client can read, the verdict after it), the
-/// book's as a note.
-fn known_thinking(known: &Known, move_text: String) -> Thinking {
-    let score = i64::from(known.score);
-    if known.from_tables {
-        // python-chess and lichess-bot read the move before the verdict.
-        let pv = format!("{move_text} {}", known.note);
-        Thinking { depth: 1, score, tbhits: 1, pv, ..Thinking::default() }
-    } else {
-        Thinking { score, pv: known.note.clone(), ..Thinking::default() }
-    }
-}
-
-/// Centipawns, or ±(100000 + moves) for mates, as xboard and python-chess read them.
-fn xboard_score(score: Score) -> i64 {
-    match score.kind {
-        ScoreKind::Centipawns => i64::from(score.value),
-        ScoreKind::Mate if score.value >= 0 => 100_000 + i64::from(score.value),
-        ScoreKind::Mate => -100_000 + i64::from(score.value),
     }
 }

@@ -1,0 +1,76 @@
+//! How the core's notes read in CECP: thinking lines, scores, the analysis
+//! status, and chess-server commands.
+
+use plugboard_plugin_api::{Score, ScoreKind};
+use shakmaty::CastlingMode;
+
+use super::{
+    Reply,
+    reply::{Stat01, Thinking},
+};
+use crate::{
+    core::note::{Known, Status, Thought},
+    game::move_text,
+    ics::Talk,
+};
+
+/// A search's line: `DEPTH SCORE TIME NODES SELDEPTH NPS TBHITS<Tab>PV`.
+pub fn thinking(thought: &Thought, mode: CastlingMode) -> Thinking {
+    let pv: Vec<String> = thought.pv.iter().map(|&m| move_text(mode, m)).collect();
+    Thinking {
+        depth: thought.depth,
+        score: xboard_score(thought.score),
+        centiseconds: thought.time_ms / 10,
+        nodes: thought.nodes,
+        seldepth: thought.seldepth,
+        nps: thought.nodes.saturating_mul(1000) / thought.time_ms.max(1),
+        tbhits: thought.tbhits,
+        pv: pv.join(" "),
+    }
+}
+
+/// The thinking line for a move known without search: the tables' move as good
+/// as a search's (depth 1, a line a client can read, the verdict after it), the
+/// book's as a note.
+pub fn known_thinking(known: &Known, mode: CastlingMode) -> Thinking {
+    let score = i64::from(known.score);
+    if known.from_tables {
+        // python-chess and lichess-bot read the move before the verdict.
+        let pv = format!("{} {}", move_text(mode, known.m), known.note);
+        Thinking { depth: 1, score, tbhits: 1, pv, ..Thinking::default() }
+    } else {
+        Thinking { score, pv: known.note.clone(), ..Thinking::default() }
+    }
+}
+
+/// Centipawns, or ±(100000 + moves) for mates, as xboard and python-chess read them.
+pub fn xboard_score(score: Score) -> i64 {
+    match score.kind {
+        ScoreKind::Centipawns => i64::from(score.value),
+        ScoreKind::Mate if score.value >= 0 => 100_000 + i64::from(score.value),
+        ScoreKind::Mate => -100_000 + i64::from(score.value),
+    }
+}
+
+/// The answer to `.` in analysis mode.
+pub fn stat01(status: &Status, mode: CastlingMode) -> Stat01 {
+    Stat01 {
+        centiseconds: status.time_ms / 10,
+        nodes: status.nodes,
+        depth: status.depth,
+        moves_left: status.moves_left,
+        total_moves: status.total_moves,
+        current_move: status.current.map(|m| move_text(mode, m)).unwrap_or_default(),
+    }
+}
+
+/// Words for the chess server, as xboard's Zippy mode passes them on.
+pub fn talk(talk: Talk) -> Reply {
+    match talk {
+        Talk::Command(text) => Reply::TellIcs(text),
+        Talk::CommandNoAlias(text) => Reply::TellIcsNoAlias(text),
+        Talk::All(text) => Reply::TellAll(text),
+        Talk::Others(text) => Reply::TellOthers(text),
+        Talk::Opponent(text) => Reply::TellOpponent(text),
+    }
+}

@@ -2,7 +2,7 @@
 //! written, the log moved, the book and the tables opened (late ones taken when
 //! they arrive), the plugin folders scanned again.
 
-use std::{path::PathBuf, sync::Arc, time::Instant};
+use std::{path::PathBuf, sync::Arc};
 
 use super::{
     Applied, Changed, Core, Note, Refusal, Refused,
@@ -127,7 +127,7 @@ impl Core {
                 if matches!(change, OptionChange::Selection(_)) {
                     self.note(Note::OptionsChanged { purged: false });
                     let notes = self.finger_notes();
-                    if let Some(talk) = self.ics.plugins_changed(notes, Instant::now()) {
+                    if let Some(talk) = self.ics.plugins_changed(notes, self.wall_clock.now()) {
                         self.note(Note::Talk(talk));
                     }
                 }

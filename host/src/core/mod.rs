@@ -45,9 +45,34 @@ const OWN_FOOTPRINT_MB: u32 = 24;
 /// More nodes a second than any engine searches on a PC: a higher `nps` would
 /// make the node budget of a move last for hours of wall time.
 const MAX_NPS: u64 = 50_000_000;
+/// The time of day as the core sees it: the system's in the engine, a test's
+/// own in tests. The core has no other clock; searches time themselves.
+pub trait WallClock {
+    /// Now, for the pace of what is said on a chess server.
+    fn now(&self) -> Instant;
+    /// A number that differs from run to run, for the book's choice and `random`.
+    fn entropy(&self) -> u64;
+}
+
+/// The system's clock.
+pub struct SystemClock;
+
+impl WallClock for SystemClock {
+    fn now(&self) -> Instant {
+        Instant::now()
+    }
+
+    fn entropy(&self) -> u64 {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0x9e37_79b9_7f4a_7c15, |t| t.as_nanos() as u64)
+    }
+}
+
 pub struct Core {
     /// Where work that outlasts its patience (a book, tables, a scan) reports.
     inbox: Sender<Event>,
+    wall_clock: Box<dyn WallClock>,
     out: Vec<Note>,
     plugins: PluginHost,
     setup: Setup,
@@ -77,11 +102,17 @@ pub struct Core {
 }
 
 impl Core {
-    pub fn new(inbox: Sender<Event>, plugins: PluginHost, launcher: Box<dyn Launcher>) -> Core {
-        let seed = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0x9e37_79b9_7f4a_7c15, |t| t.as_nanos() as u64);
+    /// A core over `plugins`, its searches started by `launcher`, reading the
+    /// time of day from `clock`; work on files reports late results to `inbox`.
+    pub fn new(
+        inbox: Sender<Event>,
+        plugins: PluginHost,
+        launcher: Box<dyn Launcher>,
+        clock: Box<dyn WallClock>,
+    ) -> Core {
+        let seed = clock.entropy();
         let mut core = Core {
+            wall_clock: clock,
             inbox,
             out: Vec::new(),
             plugins,
@@ -453,7 +484,7 @@ impl Core {
 
     fn finger_notes_due(&mut self) {
         let notes = self.finger_notes();
-        let talk = self.ics.finger_notes_due(move || notes, Instant::now());
+        let talk = self.ics.finger_notes_due(move || notes, self.wall_clock.now());
         self.out.extend(talk.into_iter().map(Note::Talk));
     }
 

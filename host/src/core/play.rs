@@ -3,8 +3,6 @@
 //! recover from, a move made without it), and our move with what goes with it
 //! (a claim, a draw offer, a resignation, the commentary on a server).
 
-use std::time::Instant;
-
 use plugboard_plugin_api::{EVAL_FAILURE_PREFIX, NO_DEADLINE, ScoreKind, SearchOutcome};
 use shakmaty::{Move, Position, san::San};
 
@@ -239,9 +237,7 @@ impl Core {
             preset_scores: self.setup.preset_scores().to_vec(),
             tables: self.knowledge.tables().cloned(),
             eval_noise: if self.random { RANDOM_NOISE_CP } else { 0 },
-            noise_seed: std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(id, |t| t.as_nanos() as u64 ^ id),
+            noise_seed: self.wall_clock.entropy() ^ id,
         };
         tracing::info!(
             job = id,
@@ -415,7 +411,7 @@ impl Core {
     /// Our move, as `found`: resigned instead, or played with a draw offer or claim
     /// before it and the commentary for a chess server after it.
     fn play_engine_move(&mut self, m: Move, found: Found<'_>) {
-        let now = Instant::now();
+        let now = self.wall_clock.now();
         let (summary, note) = match found {
             Found::Searched(running) => (running.summary_of(m, self.clock.nodes_per_second), "no search"),
             Found::Unsearched(note) => (None, note),
@@ -478,7 +474,7 @@ impl Core {
         let game = self.setup.game();
         let mating = ics::mating_drop(game.position(), game.castling_mode());
         let fullmove = game.position().fullmoves().get();
-        if let Some(ask) = self.ics.partner_ask(mating, fullmove, Instant::now()) {
+        if let Some(ask) = self.ics.partner_ask(mating, fullmove, self.wall_clock.now()) {
             self.note(Note::Talk(ask));
         }
     }

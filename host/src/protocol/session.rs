@@ -15,7 +15,7 @@ use super::{
     reply::{QUOTED_CHARS, Thinking, quote},
 };
 use crate::{
-    core::{Applied, Core, ENGINE_NAME, Note, Refusal, note::Thought, options::CONFIGURE},
+    core::{Applied, Core, ENGINE_NAME, Note, Refusal, SystemClock, note::Thought, options::CONFIGURE},
     edit::{Edit, EditStep},
     event::Event,
     game,
@@ -54,7 +54,7 @@ impl Session {
     /// A session whose searches run on threads, reporting to `inbox`.
     pub fn new(inbox: Sender<Event>, plugins: PluginHost) -> Session {
         let launcher = Box::new(ThreadLauncher { inbox: inbox.clone() });
-        Session::with_core(Core::new(inbox, plugins, launcher))
+        Session::with_core(Core::new(inbox, plugins, launcher, Box::new(SystemClock)))
     }
 
     pub fn with_core(core: Core) -> Session {

@@ -25,8 +25,11 @@ use crate::{
 };
 use threads::{NODE_BATCH, Team};
 
-/// How often, in nodes, the clock and the stop flag are read.
-const CHECK_EVERY: u64 = 1024;
+/// How often, in nodes, the clock and the stop flag are read: every 128 nodes
+/// is 0.07 ms at 1.8 million nodes a second, so `?` and `force` are answered at
+/// once, and the reading (two atomic loads and the time) costs under 0.1 % of
+/// the nodes per second.
+pub(crate) const CHECK_EVERY: u64 = 128;
 const PROGRESS_INTERVAL_MS: u64 = 100;
 const ASPIRATION_WINDOW: i32 = 30;
 /// No score: the static evaluation of a position in check.

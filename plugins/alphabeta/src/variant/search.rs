@@ -15,9 +15,9 @@ use crate::{
     eval::{self, Evaluation, SearchEval},
     repetition::{self, Replay},
     score::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, to_score},
+    search::CHECK_EVERY,
 };
 
-const CHECK_EVERY: u64 = 1024;
 const PROGRESS_INTERVAL_MS: u64 = 100;
 /// The table is built afresh for each search, so it stays small enough to allocate at once.
 const MAX_TABLE_MB: u32 = 16;

@@ -37,6 +37,8 @@ const WATCH_INTERVAL: Duration = Duration::from_millis(2);
 /// What to search, in owned form.
 pub struct SearchSpec {
     pub module: SearchModuleRef,
+    /// The name of the search plugin `module` belongs to.
+    pub search_name: String,
     pub eval: EvaluatorSource,
     pub game_start: Position,
     pub moves: Vec<Move>,

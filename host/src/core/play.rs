@@ -208,6 +208,7 @@ impl Core {
         let id = self.searches.next_id();
         let spec = SearchSpec {
             module,
+            search_name: search_culprit.1.clone(),
             eval,
             game_start: game.plugin_position(game.start()),
             moves: game.plugin_moves(),

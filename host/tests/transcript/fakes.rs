@@ -1,28 +1,85 @@
-//! Fake search plugins, linked into the session under test. They decide at once
-//! and always alike, so every reply of the engine can be compared exactly:
+//! Fake searches. They are linked into the session under test as search plugins,
+//! so their names are choices of the `Search` option and the probe's options
+//! reach it, but their plugin entry points are never called: the harness's
+//! [`StepLauncher`](crate::steps::StepLauncher) plays each search it is asked for
+//! as a [`Script`] chosen by the plugin's name. They decide at once and always
+//! alike, so every reply of the engine can be compared exactly:
 //!
-//! - [`Scripted`] plays the allowed legal move with the lowest (from, to) squares,
+//! - `scripted` plays the allowed legal move with the lowest (from, to) squares,
 //!   expects the lowest reply to it, reports one line and returns.
-//! - [`Patient`] reports its progress and that line, then searches on until told to stop.
-//! - [`Probe`] is `Scripted` that writes down every request it gets (the harness
-//!   collects the notes, see `Transcript::searches`), and offers one option of every kind.
+//! - `patient` reports its progress and that line, then searches on until it is
+//!   stopped: by `?` or a command that ends the search, or by its deadline.
+//! - `probe` is `scripted` that writes down every search it is asked for (see
+//!   `Transcript::searches`), and offers one option of every kind.
 
-use std::{
-    sync::{
-        Mutex, MutexGuard,
-        atomic::{AtomicU64, Ordering},
-    },
-    thread,
-    time::Duration,
-};
+use std::sync::{Mutex, MutexGuard};
 
+use plugboard::{event::Progress, search::SearchSpec};
 use plugboard_plugin_api::{
-    EvaluatorSource, InfoKind, Move, OptionSpec, PluginInfo, Reporter, Score, SearchInfo, SearchOutcome, SearchPlugin,
-    SearchRequest,
-    abi_stable::std_types::{RNone, ROption, RSlice},
+    EvaluatorSource, Move, NO_DEADLINE, OptionSpec, PluginInfo, Reporter, Score, SearchOutcome, SearchPlugin,
+    SearchRequest, abi_stable::std_types::RNone,
 };
 
-/// What the fakes decide for a request.
+const SCRIPTED: &str = "scripted";
+const PATIENT: &str = "patient";
+const PROBE: &str = "probe";
+
+/// What a search does, decided when it starts.
+pub struct Script {
+    /// What the probe writes down.
+    pub seen: Option<Seen>,
+    /// Its reports, in order, made at once.
+    pub reports: Vec<Progress>,
+    pub end: End,
+}
+
+/// How a scripted search ends.
+pub enum End {
+    /// It returns at once, after its reports.
+    Now(Result<SearchOutcome, String>),
+    /// It searches on until it is stopped, and then returns this.
+    WhenStopped(SearchOutcome),
+}
+
+/// The script of a search by one of the fakes; `None` for any other plugin.
+pub fn script(spec: &SearchSpec) -> Option<Script> {
+    let seen = (spec.search_name == PROBE).then(|| Seen::of(spec));
+    let decision = match spec.search_name.as_str() {
+        SCRIPTED | PATIENT | PROBE => decide(spec),
+        _ => return None,
+    };
+    let decision = match decision {
+        Ok(decision) => decision,
+        Err(why) => return Some(Script { seen, reports: Vec::new(), end: End::Now(Err(why)) }),
+    };
+    let mut reports = Vec::new();
+    if spec.search_name == PATIENT {
+        // Progress: 7 nodes at depth 2, its best move the first of the root moves.
+        reports.push(Progress {
+            is_line: false,
+            depth: 2,
+            seldepth: 2,
+            score: Score::centipawns(0),
+            nodes: 7,
+            time_ms: 0,
+            tbhits: 0,
+            pv: Vec::new(),
+            current_move: decision.best,
+            current_move_number: 1,
+            root_move_count: decision.legal_count,
+            multipv: 1,
+        });
+    }
+    reports.extend(line(spec, &decision));
+    let end = if spec.search_name == PATIENT {
+        End::WhenStopped(SearchOutcome { best: decision.best.into(), ponder: RNone })
+    } else {
+        End::Now(Ok(SearchOutcome { best: decision.best.into(), ponder: decision.ponder.into() }))
+    };
+    Some(Script { seen, reports, end })
+}
+
+/// What the fakes decide for a search.
 struct Decision {
     best: Option<Move>,
     /// The lowest reply to `best`.
@@ -32,14 +89,14 @@ struct Decision {
     preset: Option<i32>,
 }
 
-fn decide(request: &SearchRequest<'_>) -> Result<Decision, String> {
-    let board = plugboard_alphabeta::position_to_board(&request.root)?;
+fn decide(spec: &SearchSpec) -> Result<Decision, String> {
+    let board = plugboard_alphabeta::position_to_board(&spec.root)?;
     let mut moves = Vec::new();
     board.generate_moves(|list| {
         moves.extend(list);
         false
     });
-    let allowed = |m: &(cozy_chess::Move, Move)| request.root_moves.is_empty() || request.root_moves.contains(&m.1);
+    let allowed = |m: &(cozy_chess::Move, Move)| spec.root_moves.is_empty() || spec.root_moves.contains(&m.1);
     let best = moves
         .iter()
         .map(|&m| (m, plugboard_alphabeta::move_from_cozy(m)))
@@ -55,50 +112,45 @@ fn decide(request: &SearchRequest<'_>) -> Result<Decision, String> {
         });
         replies.into_iter().min_by_key(|m| (m.from, m.to))
     });
-    let preset = request.preset_scores.iter().find(|p| p.position == request.root).map(|p| p.centipawns);
+    let preset = spec.preset_scores.iter().find(|p| p.position == spec.root).map(|p| p.centipawns);
     Ok(Decision { best: best.map(|(_, m)| m), ponder, legal_count: moves.len() as u32, preset })
 }
 
 /// The one line the fakes report: depth 1, one node, the best move. The score is
 /// 12, or what `setscore` fixed for the root; the noise `random` asks for is added,
 /// so tests can see both.
-fn report_line(request: &SearchRequest<'_>, decision: &Decision, reporter: Reporter<'_>) {
-    let Some(best) = decision.best else { return };
-    reporter.report(&SearchInfo {
-        kind: InfoKind::Line,
+fn line(spec: &SearchSpec, decision: &Decision) -> Option<Progress> {
+    let best = decision.best?;
+    Some(Progress {
+        is_line: true,
         depth: 1,
         seldepth: 1,
-        score: Score::centipawns(decision.preset.unwrap_or(12) + request.eval_noise as i32),
+        score: Score::centipawns(decision.preset.unwrap_or(12) + spec.eval_noise as i32),
         nodes: 1,
         time_ms: 0,
         tbhits: 0,
-        pv: RSlice::from_slice(std::slice::from_ref(&best)),
-        current_move: ROption::RNone,
+        pv: vec![best],
+        current_move: None,
         current_move_number: 0,
         root_move_count: decision.legal_count,
         multipv: 1,
-    });
+    })
 }
 
-fn outcome(decision: &Decision) -> SearchOutcome {
-    SearchOutcome { best: decision.best.into(), ponder: decision.ponder.into() }
+/// The fakes' plugin entry point, which the step launcher never calls.
+fn not_called() -> Result<SearchOutcome, String> {
+    Err("the fake searches are played by the transcript harness's step launcher".to_owned())
 }
 
 pub struct Scripted;
 
 impl SearchPlugin for Scripted {
     fn info() -> PluginInfo {
-        PluginInfo::new("scripted", "1.0").variants("normal,fischerandom")
+        PluginInfo::new(SCRIPTED, "1.0").variants("normal,fischerandom")
     }
 
-    fn search(
-        request: &SearchRequest<'_>,
-        _: EvaluatorSource,
-        reporter: Reporter<'_>,
-    ) -> Result<SearchOutcome, String> {
-        let decision = decide(request)?;
-        report_line(request, &decision, reporter);
-        Ok(outcome(&decision))
+    fn search(_: &SearchRequest<'_>, _: EvaluatorSource, _: Reporter<'_>) -> Result<SearchOutcome, String> {
+        not_called()
     }
 }
 
@@ -106,38 +158,11 @@ pub struct Patient;
 
 impl SearchPlugin for Patient {
     fn info() -> PluginInfo {
-        PluginInfo::new("patient", "1.0")
+        PluginInfo::new(PATIENT, "1.0")
     }
 
-    /// Reports progress (7 nodes, depth 2, its best move as the first of the root
-    /// moves), then the line, then waits for the stop flag: the host's deadline, `?`,
-    /// or a command that ends the search. While paused it holds still.
-    fn search(
-        request: &SearchRequest<'_>,
-        _: EvaluatorSource,
-        reporter: Reporter<'_>,
-    ) -> Result<SearchOutcome, String> {
-        let decision = decide(request)?;
-        reporter.report(&SearchInfo {
-            kind: InfoKind::Progress,
-            depth: 2,
-            seldepth: 2,
-            score: Score::centipawns(0),
-            nodes: 7,
-            time_ms: 0,
-            tbhits: 0,
-            pv: RSlice::from_slice(&[]),
-            current_move: decision.best.into(),
-            current_move_number: 1,
-            root_move_count: decision.legal_count,
-            multipv: 1,
-        });
-        report_line(request, &decision, reporter);
-        while !request.control.stop_requested() {
-            request.control.wait_while_paused();
-            thread::sleep(Duration::from_millis(1));
-        }
-        Ok(SearchOutcome { best: decision.best.into(), ponder: RNone })
+    fn search(_: &SearchRequest<'_>, _: EvaluatorSource, _: Reporter<'_>) -> Result<SearchOutcome, String> {
+        not_called()
     }
 }
 
@@ -166,15 +191,31 @@ pub struct Seen {
     pub clear_hash: bool,
 }
 
+impl Seen {
+    /// The search as a plugin would be asked for it: at least one line, and no
+    /// deadline when none counts.
+    fn of(spec: &SearchSpec) -> Seen {
+        let deadline = |ms| if spec.infinite { NO_DEADLINE } else { ms };
+        Seen {
+            moves: spec.moves.iter().map(move_name).collect(),
+            root_moves: spec.root_moves.iter().map(move_name).collect(),
+            depth: spec.depth,
+            nodes: spec.nodes,
+            threads: spec.threads,
+            hash_mb: spec.hash_mb,
+            multipv: spec.multipv.max(1),
+            soft_ms: deadline(spec.soft_ms),
+            hard_ms: deadline(spec.hard_ms),
+            infinite: spec.infinite,
+            preset_scores: spec.preset_scores.iter().map(|p| p.centipawns).collect(),
+            eval_noise: spec.eval_noise,
+            clear_hash: spec.clear_hash,
+        }
+    }
+}
+
 pub struct Probe;
 
-/// The depth of the progress report that carries a probe's note, so the harness
-/// can tell it from real progress.
-pub const PROBE_MARK: u32 = u32::MAX;
-
-static NEXT_NOTE: AtomicU64 = AtomicU64::new(1);
-/// Notes by number, until the harness of the session they belong to takes them.
-static NOTES: Mutex<Vec<(u64, Seen)>> = Mutex::new(Vec::new());
 static OPTIONS_SET: Mutex<Vec<(String, String)>> = Mutex::new(Vec::new());
 
 fn lock<T>(mutex: &'static Mutex<T>) -> MutexGuard<'static, T> {
@@ -183,15 +224,6 @@ fn lock<T>(mutex: &'static Mutex<T>) -> MutexGuard<'static, T> {
 }
 
 impl Probe {
-    /// The note numbered `number`, which the probe announced with a progress report
-    /// of depth [`PROBE_MARK`] and `number` nodes through the searching session's
-    /// own inbox: notes cannot stray between tests that run side by side.
-    pub fn take_note(number: u64) -> Option<Seen> {
-        let mut notes = lock(&NOTES);
-        let index = notes.iter().position(|(n, _)| *n == number)?;
-        Some(notes.swap_remove(index).1)
-    }
-
     /// The `(name, value)` pairs given to the probe's `set_option` since the last
     /// call. These are process-wide: one test only sets the probe's options.
     pub fn options_set() -> Vec<(String, String)> {
@@ -211,7 +243,7 @@ fn move_name(m: &Move) -> String {
 
 impl SearchPlugin for Probe {
     fn info() -> PluginInfo {
-        PluginInfo::new("probe", "1.0")
+        PluginInfo::new(PROBE, "1.0")
             .option(OptionSpec::check("Probe check", true))
             .option(OptionSpec::spin("Probe spin", 5, 0, 10))
             .option(OptionSpec::slider("Probe slider", 50, 0, 100))
@@ -227,45 +259,7 @@ impl SearchPlugin for Probe {
         Ok(())
     }
 
-    fn search(
-        request: &SearchRequest<'_>,
-        _: EvaluatorSource,
-        reporter: Reporter<'_>,
-    ) -> Result<SearchOutcome, String> {
-        let control = request.control;
-        let seen = Seen {
-            moves: request.moves.iter().map(move_name).collect(),
-            root_moves: request.root_moves.iter().map(move_name).collect(),
-            depth: request.depth,
-            nodes: request.nodes,
-            threads: request.threads,
-            hash_mb: request.hash_mb,
-            multipv: request.multipv,
-            soft_ms: control.soft_deadline_ms(),
-            hard_ms: control.hard_deadline_ms(),
-            infinite: control.is_infinite(),
-            preset_scores: request.preset_scores.iter().map(|p| p.centipawns).collect(),
-            eval_noise: request.eval_noise,
-            clear_hash: request.clear_hash,
-        };
-        let number = NEXT_NOTE.fetch_add(1, Ordering::Relaxed);
-        lock(&NOTES).push((number, seen));
-        reporter.report(&SearchInfo {
-            kind: InfoKind::Progress,
-            depth: PROBE_MARK,
-            seldepth: 0,
-            score: Score::centipawns(0),
-            nodes: number,
-            time_ms: 0,
-            tbhits: 0,
-            pv: RSlice::from_slice(&[]),
-            current_move: ROption::RNone,
-            current_move_number: 0,
-            root_move_count: 0,
-            multipv: 1,
-        });
-        let decision = decide(request)?;
-        report_line(request, &decision, reporter);
-        Ok(outcome(&decision))
+    fn search(_: &SearchRequest<'_>, _: EvaluatorSource, _: Reporter<'_>) -> Result<SearchOutcome, String> {
+        not_called()
     }
 }

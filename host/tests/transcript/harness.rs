@@ -1,41 +1,51 @@
-//! A `Session` driven as the GUI would drive it: lines in, replies out, with the
-//! fake searches of [`crate::fakes`] linked in. No threads of its own and no
-//! clocks: the session's events are handled here, in the order they come.
+//! A `Session` driven as the GUI would drive it: lines in, replies out, over a
+//! core whose searches are the scripts of [`crate::fakes`] played by a
+//! [`StepLauncher`] and whose clock is fake. No threads and no waiting: the
+//! searches' events are handled here, in the order they were made, and time
+//! passes only when a test waits or a search can only end by its deadline. What
+//! is awaited and can never come fails the test at once.
 
 use std::{
-    sync::mpsc::{self, Receiver, RecvTimeoutError},
+    cell::RefCell,
+    rc::Rc,
+    sync::mpsc::{self, Receiver},
     time::{Duration, Instant},
 };
 
 use plugboard::{
+    core::Core,
     event::Event,
     plugins::{PluginHost, Registry},
     protocol::Session,
 };
 
-use crate::fakes::{PROBE_MARK, Patient, Probe, Scripted, Seen};
-
-/// Bounds a hang; never a measure of speed.
-const PATIENCE: Duration = Duration::from_secs(30);
+use crate::{
+    fakes::{Patient, Probe, Scripted, Seen},
+    steps::{FakeClock, Shared, StepLauncher, World},
+};
 
 pub struct Transcript {
     pub session: Session,
-    events: Receiver<Event>,
-    /// What the probe was asked to search, in the order the notes came.
-    searches: Vec<Seen>,
+    world: Shared,
+    /// Where work on files that outlasts its patience reports (none of these tests
+    /// gives the engine a file that slow).
+    files: Receiver<Event>,
 }
 
 impl Transcript {
     /// A session with the fakes linked in beside the built-in plugins; nothing said
     /// yet, and the built-in search chosen, as in the real engine.
     pub fn new() -> Transcript {
-        let (inbox, events) = mpsc::channel();
+        let (inbox, files) = mpsc::channel();
         let mut registry = Registry::with_builtins();
         registry.link_search::<Scripted>();
         registry.link_search::<Patient>();
         registry.link_search::<Probe>();
-        let session = Session::new(inbox, PluginHost::with_registry(registry, Vec::new()));
-        Transcript { session, events, searches: Vec::new() }
+        let world: Shared = Rc::new(RefCell::new(World::default()));
+        let launcher = Box::new(StepLauncher(Rc::clone(&world)));
+        let clock = Box::new(FakeClock { world: Rc::clone(&world), start: Instant::now() });
+        let core = Core::new(inbox, PluginHost::with_registry(registry, Vec::new()), launcher, clock);
+        Transcript { session: Session::with_core(core), world, files }
     }
 
     /// After the protocol-2 handshake, with the search plugin `search` chosen; what
@@ -46,29 +56,30 @@ impl Transcript {
         t
     }
 
-    /// Feeds lines as the GUI would, lets every search started finish, and returns
-    /// what the engine said. Not for searches that never end by themselves
-    /// (analysis with `patient`, pondering): see [`Transcript::say_until`].
+    /// Feeds lines as the GUI would, lets every search started finish (a timed
+    /// one at its deadline), and returns what the engine said. Not for searches
+    /// that never end by themselves (analysis with `patient`, pondering): see
+    /// [`Transcript::say_until`].
     pub fn say(&mut self, lines: &[&str]) -> Vec<String> {
         self.feed(lines);
+        self.pump();
         while self.session.is_searching() {
-            match self.events.recv_timeout(PATIENCE) {
-                Ok(event) => self.handle(event),
-                Err(_) => panic!("the search has not ended in {PATIENCE:?}; said so far: {:?}", self.output()),
+            if !self.run_to_deadline() {
+                panic!("the search will not end by itself; said so far: {:?}", self.output());
             }
         }
         self.output()
     }
 
-    /// Feeds lines and handles the session's events until it has said a line that
-    /// `done` accepts; returns everything it said.
+    /// Feeds lines and handles the searches' events, letting time run to the next
+    /// deadline when there are none, until the engine has said a line that `done`
+    /// accepts; returns everything it said.
     pub fn say_until(&mut self, lines: &[&str], done: impl Fn(&str) -> bool) -> Vec<String> {
         self.feed(lines);
         let mut said = self.output();
         while !said.iter().any(|line| done(line)) {
-            match self.events.recv_timeout(PATIENCE) {
-                Ok(event) => self.handle(event),
-                Err(_) => panic!("the awaited line did not come in {PATIENCE:?}; said so far: {said:?}"),
+            if !self.step() {
+                panic!("the awaited line will not come; said so far: {said:?}");
             }
             said.extend(self.output());
         }
@@ -82,58 +93,87 @@ impl Transcript {
         self.output()
     }
 
-    /// Feeds lines without waiting for anything the session started.
+    /// Feeds lines without handling anything the session started.
     pub fn feed(&mut self, lines: &[&str]) {
         for line in lines {
             self.session.handle(Event::Line((*line).to_owned()));
         }
     }
 
-    /// Handles whatever the session's searches report for `time`, and returns what
-    /// the engine said meanwhile.
+    /// Lets `time` pass: the searches' events are handled, and a search that
+    /// reaches its deadline meanwhile ends there. Returns what the engine said.
     pub fn wait(&mut self, time: Duration) -> Vec<String> {
-        let deadline = Instant::now() + time;
+        let mut left = time;
         loop {
-            match self.events.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
-                Ok(event) => self.handle(event),
-                Err(RecvTimeoutError::Timeout) => return self.output(),
-                Err(RecvTimeoutError::Disconnected) => unreachable!("the session holds the inbox"),
+            self.pump();
+            let next = self.world.borrow().next_deadline();
+            match next {
+                Some(deadline) if deadline <= left => {
+                    self.world.borrow_mut().advance(deadline);
+                    left -= deadline;
+                }
+                _ => {
+                    self.world.borrow_mut().advance(left);
+                    self.pump();
+                    return self.output();
+                }
             }
         }
     }
 
-    /// The searches the probe was asked for since the last call, as far as their
-    /// reports have been handled.
+    /// The searches the probe was asked for since the last call.
     pub fn searches(&mut self) -> Vec<Seen> {
-        std::mem::take(&mut self.searches)
+        std::mem::take(&mut self.world.borrow_mut().seen)
     }
 
-    /// Handles the session's events until the probe has reported `count` searches
-    /// not yet taken, and returns them.
+    /// Handles the searches' events, letting time run to the next deadline when
+    /// there are none, until the probe has been asked for `count` searches not yet
+    /// taken, and returns them.
     pub fn await_searches(&mut self, count: usize) -> Vec<Seen> {
-        while self.searches.len() < count {
-            match self.events.recv_timeout(PATIENCE) {
-                Ok(event) => self.handle(event),
-                Err(_) => panic!("{count} searches did not start in {PATIENCE:?}: {:?}", self.searches),
+        while self.world.borrow().seen.len() < count {
+            if !self.step() {
+                let seen = self.searches();
+                panic!("{count} searches will not start; started: {seen:?}; said: {:?}", self.output());
             }
         }
         self.searches()
     }
 
-    /// Passes an event to the session; a probe's note is kept here instead.
-    fn handle(&mut self, event: Event) {
-        if let Event::Progress { progress, .. } = &event
-            && progress.depth == PROBE_MARK
-        {
-            self.searches.extend(Probe::take_note(progress.nodes));
-            return;
-        }
-        self.session.handle(event);
-    }
-
     /// What the engine said since the last look.
     pub fn output(&mut self) -> Vec<String> {
         self.session.take_output().iter().map(ToString::to_string).collect()
+    }
+
+    /// Handles one event, or else lets time run to the next deadline; false when
+    /// nothing more can happen without the GUI.
+    fn step(&mut self) -> bool {
+        if let Some(event) = self.next_event() {
+            self.session.handle(event);
+            return true;
+        }
+        self.run_to_deadline()
+    }
+
+    /// Lets time run to the next deadline of a search and handles what follows;
+    /// false when no search has one.
+    fn run_to_deadline(&mut self) -> bool {
+        let Some(deadline) = self.world.borrow().next_deadline() else { return false };
+        self.world.borrow_mut().advance(deadline);
+        self.pump();
+        true
+    }
+
+    /// Handles every event until none is left.
+    fn pump(&mut self) {
+        while let Some(event) = self.next_event() {
+            self.session.handle(event);
+        }
+    }
+
+    /// The searches' events first, in order, then what work on files reported.
+    fn next_event(&mut self) -> Option<Event> {
+        let event = self.world.borrow_mut().next_event();
+        event.or_else(|| self.files.try_recv().ok())
     }
 }
 

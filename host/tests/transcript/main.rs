@@ -1,12 +1,13 @@
 //! Transcript tests: a `Session` fed the GUI's lines directly, with deterministic
-//! fake searches linked in, and its replies compared line for line.
+//! fake searches and a fake clock, and its replies compared line for line.
 //!
 //! One file a theme; every GUI→engine command of the protocol (CECP v2, and the
 //! newer items of H.G. Muller's description) has a test here. `harness` drives the
-//! session, `fakes` holds the searches.
+//! session, `fakes` holds the searches, `steps` plays them and keeps the time.
 
 mod fakes;
 mod harness;
+mod steps;
 
 mod analysis;
 mod book;

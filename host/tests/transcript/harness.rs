@@ -60,6 +60,7 @@ impl Transcript {
     /// one at its deadline), and returns what the engine said. Not for searches
     /// that never end by themselves (analysis with `patient`, pondering): see
     /// [`Transcript::say_until`].
+    #[track_caller]
     pub fn say(&mut self, lines: &[&str]) -> Vec<String> {
         self.feed(lines);
         self.pump();
@@ -74,6 +75,7 @@ impl Transcript {
     /// Feeds lines and handles the searches' events, letting time run to the next
     /// deadline when there are none, until the engine has said a line that `done`
     /// accepts; returns everything it said.
+    #[track_caller]
     pub fn say_until(&mut self, lines: &[&str], done: impl Fn(&str) -> bool) -> Vec<String> {
         self.feed(lines);
         let mut said = self.output();
@@ -129,6 +131,7 @@ impl Transcript {
     /// Handles the searches' events, letting time run to the next deadline when
     /// there are none, until the probe has been asked for `count` searches not yet
     /// taken, and returns them.
+    #[track_caller]
     pub fn await_searches(&mut self, count: usize) -> Vec<Seen> {
         while self.world.borrow().seen.len() < count {
             if !self.step() {

@@ -8,7 +8,6 @@ use plugboard_plugin_api::{OptionKind, OptionSpec};
 use crate::{
     host_options::HostOptions,
     plugins::{OptionChange, PluginHost, Target},
-    protocol::options::validate,
 };
 
 pub const SAVE: &str = "Save settings";
@@ -145,6 +144,34 @@ impl Options {
     }
 }
 
+/// Checks a value sent for `spec`; returns it normalised.
+pub fn validate(spec: &OptionSpec, value: Option<&str>) -> Result<String, String> {
+    let value = value.unwrap_or("").trim();
+    match spec.kind {
+        OptionKind::Button | OptionKind::Save | OptionKind::Reset => Ok(String::new()),
+        OptionKind::Check => match value {
+            "1" | "true" | "on" => Ok("1".into()),
+            "0" | "false" | "off" => Ok("0".into()),
+            _ => Err(format!("{} must be 0 or 1", spec.name)),
+        },
+        OptionKind::Spin | OptionKind::Slider => {
+            let number: i64 = value.parse().map_err(|_| format!("{} must be a whole number", spec.name))?;
+            if (spec.min..=spec.max).contains(&number) {
+                Ok(number.to_string())
+            } else {
+                Err(format!("{} must be between {} and {}", spec.name, spec.min, spec.max))
+            }
+        }
+        OptionKind::Combo => spec
+            .choices
+            .iter()
+            .find(|choice| choice.as_str() == value)
+            .map(|choice| choice.to_string())
+            .ok_or_else(|| format!("{} has no choice named {value}", spec.name)),
+        OptionKind::String | OptionKind::File | OptionKind::Path => Ok(value.to_owned()),
+    }
+}
+
 /// The name a plugin's option is shown under: its own when free, else prefixed
 /// with the plugin's name (and numbered, should even that be taken).
 fn unique_name(taken: &[String], plugin: &str, option: &str) -> String {
@@ -171,6 +198,17 @@ mod tests {
         assert_eq!(unique_name(&taken, "alphabeta", "alphabeta: Hash"), "alphabeta: alphabeta: Hash");
         let taken = vec!["Hash".to_owned(), "alphabeta: Hash".to_owned()];
         assert_eq!(unique_name(&taken, "alphabeta", "Hash"), "alphabeta: Hash (2)");
+    }
+
+    #[test]
+    fn values_are_checked_against_their_option() {
+        let spin = OptionSpec::spin("Move overhead", 50, 0, 5000);
+        assert_eq!(validate(&spin, Some("100")), Ok("100".into()));
+        assert!(validate(&spin, Some("5001")).is_err());
+        assert!(validate(&spin, Some("x")).is_err());
+        let check = OptionSpec::check("Use book", true);
+        assert_eq!(validate(&check, Some("true")), Ok("1".into()));
+        assert!(validate(&check, Some("maybe")).is_err());
     }
 
     #[test]

@@ -12,8 +12,9 @@ pub mod options;
 mod play;
 pub mod searches;
 pub mod setup;
+mod wall_clock;
 
-use std::{path::PathBuf, sync::mpsc::Sender, time::Instant};
+use std::{path::PathBuf, sync::mpsc::Sender};
 
 use shakmaty::{Color, Move, Position};
 
@@ -26,6 +27,7 @@ use self::{
 pub use self::{
     note::{Applied, Note, Refusal},
     options::{Changed, Refused},
+    wall_clock::{SystemClock, WallClock},
 };
 use crate::{
     clock::Clock,
@@ -45,30 +47,6 @@ const OWN_FOOTPRINT_MB: u32 = 24;
 /// More nodes a second than any engine searches on a PC: a higher `nps` would
 /// make the node budget of a move last for hours of wall time.
 const MAX_NPS: u64 = 50_000_000;
-/// The time of day as the core sees it: the system's in the engine, a test's
-/// own in tests. The core has no other clock; searches time themselves.
-pub trait WallClock {
-    /// Now, for the pace of what is said on a chess server.
-    fn now(&self) -> Instant;
-    /// A number that differs from run to run, for the book's choice and `random`.
-    fn entropy(&self) -> u64;
-}
-
-/// The system's clock.
-pub struct SystemClock;
-
-impl WallClock for SystemClock {
-    fn now(&self) -> Instant {
-        Instant::now()
-    }
-
-    fn entropy(&self) -> u64 {
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0x9e37_79b9_7f4a_7c15, |t| t.as_nanos() as u64)
-    }
-}
-
 pub struct Core {
     /// Where work that outlasts its patience (a book, tables, a scan) reports.
     inbox: Sender<Event>,

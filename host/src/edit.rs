@@ -71,7 +71,7 @@ impl Edit {
             castling_rights: self.unmoved_rooks(),
             ..Setup::empty()
         };
-        // shakmaty says "illegal position: ..."; the session says that already.
+        // shakmaty says "illegal position: ..."; the core says that already.
         Chess::from_setup(setup, CastlingMode::Standard)
             .map_err(|e| e.to_string().trim_start_matches("illegal position: ").to_owned())
     }

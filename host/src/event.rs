@@ -68,7 +68,7 @@ pub struct Progress {
     pub multipv: u32,
 }
 
-/// Tables opened off the session's thread, handed over once.
+/// Tables opened off the core's thread, handed over once.
 pub struct LoadedTables(pub std::sync::Mutex<Option<(crate::tablebases::Tablebases, crate::tablebases::Problems)>>);
 
 impl std::fmt::Debug for LoadedTables {
@@ -77,7 +77,7 @@ impl std::fmt::Debug for LoadedTables {
     }
 }
 
-/// A plugin scan's findings, made off the session's thread, handed over once.
+/// A plugin scan's findings, made off the core's thread, handed over once.
 pub struct ExaminedPlugins(pub std::sync::Mutex<Option<crate::plugins::Examined>>);
 
 impl std::fmt::Debug for ExaminedPlugins {

@@ -56,7 +56,7 @@ impl Game {
     pub fn from_fen_in(fen: &str, variant: api::Variant, mode: CastlingMode) -> Result<Game, String> {
         let rules = rules_of(variant).ok_or("unknown variant")?;
         let parsed: Fen = fen.parse().map_err(|e| format!("{e}"))?;
-        // shakmaty says "illegal position: ..."; the session says that already.
+        // shakmaty says "illegal position: ..."; the core says that already.
         let why = |error: &dyn std::fmt::Display| error.to_string().trim_start_matches("illegal position: ").to_owned();
         let read = |mode: CastlingMode| match VariantPosition::from_setup(rules, parsed.clone().into_setup(), mode) {
             Ok(position) => Ok(position),

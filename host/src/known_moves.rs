@@ -1,5 +1,5 @@
 //! Moves the engine knows without searching: the opening book's and, in endgames
-//! the tables cover, the tablebases'. The session asks before each search.
+//! the tables cover, the tablebases'. The core asks before each search.
 
 use shakmaty::{CastlingMode, Chess, Move, Position, san::SanPlus};
 

@@ -62,7 +62,7 @@ pub struct SearchSpec {
     pub cpu_clock: bool,
 }
 
-/// A running search, as the session sees it.
+/// A running search, as the core controls it.
 pub struct SearchJob {
     pub id: u64,
     shared: Arc<Shared>,

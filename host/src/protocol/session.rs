@@ -370,7 +370,8 @@ impl Session {
         for feature in features::announcement(ENGINE_NAME, &self.core.variants().join(",")) {
             self.reply(Reply::Feature(feature));
         }
-        self.advertise_options_body();
+        let lines = self.option_lines();
+        self.advertise_options_body(lines);
         self.reply(Reply::Feature("done=1".into()));
         let notes = std::mem::take(&mut self.startup_notes);
         self.out.extend(notes);
@@ -380,8 +381,7 @@ impl Session {
         self.core.options().iter().map(|e| options::advertise(&e.spec, &e.value)).collect()
     }
 
-    fn advertise_options_body(&mut self) {
-        let lines = self.option_lines();
+    fn advertise_options_body(&mut self, lines: Vec<String>) {
         for line in &lines {
             self.reply(Reply::Feature(format!("option=\"{line}\"")));
         }
@@ -394,11 +394,12 @@ impl Session {
     /// option that it has a start-up value for with an `option` command, and
     /// re-advertising after those would never end.
     fn readvertise_options(&mut self) {
-        if self.option_lines() == self.advertised || !self.negotiated.announced() {
+        let lines = self.option_lines();
+        if lines == self.advertised || !self.negotiated.announced() {
             return;
         }
         self.reply(Reply::Feature("done=0".into()));
-        self.advertise_options_body();
+        self.advertise_options_body(lines);
         self.reply(Reply::Feature("done=1".into()));
         let notes = std::mem::take(&mut self.startup_notes);
         self.out.extend(notes);

@@ -3,7 +3,8 @@
 //! policy, driven by typed requests and answering with typed [`Note`]s. It knows
 //! no protocol's text: a front end (`protocol/` for CECP) turns lines into
 //! requests and notes into lines. Its parts are sub-states that return outcomes;
-//! the decisions are made here and in `play.rs`.
+//! the decisions are the core's own: requests here, moves in `play.rs`, what an
+//! option or file change brings about in `configuration.rs`.
 
 mod configuration;
 pub mod knowledge;
@@ -47,6 +48,7 @@ const OWN_FOOTPRINT_MB: u32 = 24;
 /// More nodes a second than any engine searches on a PC: a higher `nps` would
 /// make the node budget of a move last for hours of wall time.
 const MAX_NPS: u64 = 50_000_000;
+
 pub struct Core {
     /// Where work that outlasts its patience (a book, tables, a scan) reports.
     inbox: Sender<Event>,

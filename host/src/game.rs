@@ -353,7 +353,6 @@ impl Game {
         from_plugin_move(self.position(), m)
     }
 
-    /// The plugin API's view of `position`, a position of this game.
     /// The legal start of a line of plugin moves from the current position.
     pub fn legal_start(&self, line: &[api::Move]) -> Vec<Move> {
         let mut game = self.clone();
@@ -366,6 +365,7 @@ impl Game {
         moves
     }
 
+    /// The plugin API's view of `position`, a position of this game.
     pub fn plugin_position(&self, position: &VariantPosition) -> api::Position {
         plugboard_shakmaty::to_plugin_position(position, self.variant)
     }
@@ -375,7 +375,6 @@ fn hash_of(position: &VariantPosition) -> u64 {
     position.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
 }
 
-/// The square name for diagnostics.
 /// How the GUI should see `m` in a game castling as `mode`: coordinates, and
 /// `O-O`/`O-O-O` in Chess960.
 pub fn move_text(mode: CastlingMode, m: Move) -> String {
@@ -396,6 +395,7 @@ pub fn knows_variant(name: &str) -> bool {
     matches!(name, "fischerandom" | "bughouse") || api::Variant::from_cecp_name(name).is_some()
 }
 
+/// The square name for diagnostics.
 pub fn square_name(square: u8) -> String {
     Square::try_from(u32::from(square)).map_or_else(|_| "-".into(), |s| s.to_string())
 }

@@ -61,7 +61,7 @@ impl Core {
         // The folder first, also from files saved before it was written first: a
         // plugin found only there can be chosen once it is scanned.
         saved.sort_by_key(|(name, _)| name != crate::plugins::host::FOLDER_OPTION);
-        let kept = self.take_notes();
+        let mut kept = self.take_notes();
         let mut refused = Vec::new();
         for (name, value) in saved {
             if let Err(why) = self.set_option(&name, Some(&value)) {
@@ -69,7 +69,11 @@ impl Core {
                 refused.push(format!("{name}={value}"));
             }
             for note in self.take_notes() {
-                tracing::warn!(?note, "said while applying the saved settings");
+                match note {
+                    // Diagnostics go where diagnostics go; the rest is summed up below.
+                    Note::Debug(_) => kept.push(note),
+                    note => tracing::warn!(?note, "said while applying the saved settings"),
+                }
             }
         }
         self.out = kept;

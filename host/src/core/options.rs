@@ -98,7 +98,13 @@ impl Options {
 
     /// `option NAME=VALUE`: the value checked against the option and handed to its receiver.
     pub fn set(&mut self, plugins: &mut PluginHost, name: &str, value: Option<&str>) -> Result<Changed, Refused> {
-        let entry = self.entries(plugins).into_iter().find(|e| e.spec.name == name).ok_or(Refused::Unknown)?;
+        let entries = self.entries(plugins);
+        let entry = match entries.iter().position(|e| e.spec.name == name) {
+            Some(index) => entries[index].clone(),
+            // Before the names had a colon, a taken name was shown as `PLUGIN NAME`:
+            // settings saved then, and GUIs' stored values, still reach the option.
+            None => entries.into_iter().find(|e| is_old_name(e, name)).ok_or(Refused::Unknown)?,
+        };
         let value = validate(&entry.spec, value).map_err(Refused::BadValue)?;
         match entry.receiver {
             Receiver::Host => {
@@ -169,6 +175,17 @@ pub fn validate(spec: &OptionSpec, value: Option<&str>) -> Result<String, String
             .map(|choice| choice.to_string())
             .ok_or_else(|| format!("{} has no choice named {value}", spec.name)),
         OptionKind::String | OptionKind::File | OptionKind::Path => Ok(value.to_owned()),
+    }
+}
+
+/// Whether `name` is how `entry`, a plugin option shown under a prefixed name,
+/// was named before: `PLUGIN NAME`.
+fn is_old_name(entry: &Entry, name: &str) -> bool {
+    match &entry.receiver {
+        Receiver::Plugins(Target::Plugin { plugin, option, .. }) => {
+            entry.spec.name != option.as_str() && name.strip_prefix(plugin.as_str()) == Some(&format!(" {option}"))
+        }
+        _ => false,
     }
 }
 

@@ -3,7 +3,7 @@
 //! recover from, a move made without it), and our move with what goes with it
 //! (a claim, a draw offer, a resignation, the commentary on a server).
 
-use plugboard_plugin_api::{EVAL_FAILURE_PREFIX, NO_DEADLINE, ScoreKind, SearchOutcome};
+use plugboard_plugin_api::{EVAL_FAILURE_PREFIX, NO_DEADLINE, Score, ScoreKind, SearchOutcome};
 use shakmaty::{Move, Position, san::San};
 
 use super::{
@@ -438,7 +438,11 @@ impl Core {
             self.note(Note::Talk(greeting));
         }
         if verdict != Verdict::Play {
-            let score = judged.score.map(|s| format!("{s:?}")).unwrap_or_default();
+            let score = match judged.score {
+                Some(Score { kind: ScoreKind::Mate, value, .. }) => format!("mate {value}"),
+                Some(score) => format!("{} cp", score.value),
+                None => "none".to_owned(),
+            };
             self.debug(format!(
                 "{verdict:?}: score {score} at depth {} (contempt {} cp)",
                 judged.depth, limits.contempt_cp

@@ -107,8 +107,10 @@ impl Session {
         self.core.use_logging(logging, kept_files);
     }
 
-    /// Replies produced so far, in order, for the one writer to print.
+    /// Replies produced so far, in order, for the one writer to print; also
+    /// what the core said before a fault cut its event short.
     pub fn take_output(&mut self) -> Vec<Reply> {
+        self.take_notes();
         std::mem::take(&mut self.out)
     }
 
@@ -347,7 +349,10 @@ impl Session {
 
     /// `option NAME=VALUE`; `Configure` sets each option it lists, each refused on its own.
     fn set_option(&mut self, line: &str, name: &str, value: Option<&str>) {
-        match self.core.set_option(name, value) {
+        let applied = self.core.set_option(name, value);
+        // What the option brought about comes before what follows it in `Configure`.
+        self.take_notes();
+        match applied {
             Ok(Applied::Done) => {}
             Ok(Applied::Configure(settings)) => {
                 for setting in settings.split(';').map(str::trim).filter(|s| !s.is_empty()) {

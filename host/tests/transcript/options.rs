@@ -182,3 +182,12 @@ fn configure_sets_options_whose_names_have_spaces() {
         ]
     );
 }
+
+#[test]
+fn what_a_configured_option_brings_about_comes_before_the_next_setting() {
+    let mut t = Transcript::playing("probe");
+    let said = t.say(&["option Configure=Book file=/nonexistent/book.bin; MultiPV=0"]);
+    assert_eq!(said.len(), 2, "{said:?}");
+    assert!(said[0].starts_with("tellusererror Book not opened: "), "{said:?}");
+    assert_eq!(said[1], "Error (bad parameter): option MultiPV=0 (MultiPV must be between 1 and 64)");
+}

@@ -1,5 +1,5 @@
-//! How the core's notes read in CECP: thinking lines, scores, the analysis
-//! status, and chess-server commands.
+//! How the core's notes and refusals read in CECP: thinking lines, scores, the
+//! analysis status, chess-server commands, and `Error (...)` lines.
 
 use plugboard_plugin_api::{Score, ScoreKind};
 use shakmaty::CastlingMode;
@@ -9,7 +9,10 @@ use super::{
     reply::{Stat01, Thinking},
 };
 use crate::{
-    core::note::{Known, Status, Thought},
+    core::{
+        Refusal,
+        note::{Known, Status, Thought},
+    },
     game::move_text,
     ics::Talk,
 };
@@ -73,4 +76,18 @@ pub fn talk(talk: Talk) -> Reply {
         Talk::Others(text) => Reply::TellOthers(text),
         Talk::Opponent(text) => Reply::TellOpponent(text),
     }
+}
+
+/// `Error (...)` for the command `line`, which the core refused.
+pub fn refusal(line: &str, refusal: Refusal) -> Reply {
+    let line = line.trim();
+    let (kind, command) = match refusal {
+        Refusal::NotLegalNow(None) => ("command not legal now", line.to_owned()),
+        Refusal::NotLegalNow(Some(why)) => ("command not legal now", format!("{line} ({why})")),
+        Refusal::BadParameter(why) => ("bad parameter", format!("{line} ({why})")),
+        Refusal::UnknownOption => ("unknown option", line.to_owned()),
+        Refusal::UnsupportedVariant => ("unsupported variant", line.to_owned()),
+        Refusal::UnsupportedTables => ("unsupported tablebase type", line.to_owned()),
+    };
+    Reply::Error { kind, command }
 }

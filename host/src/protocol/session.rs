@@ -322,18 +322,8 @@ impl Session {
         }
     }
 
-    /// `Error (...)` for a request the core refused, in CECP's words.
     fn refuse(&mut self, line: &str, refusal: Refusal) {
-        let line = line.trim();
-        let (kind, command) = match refusal {
-            Refusal::NotLegalNow(None) => ("command not legal now", line.to_owned()),
-            Refusal::NotLegalNow(Some(why)) => ("command not legal now", format!("{line} ({why})")),
-            Refusal::BadParameter(why) => ("bad parameter", format!("{line} ({why})")),
-            Refusal::UnknownOption => ("unknown option", line.to_owned()),
-            Refusal::UnsupportedVariant => ("unsupported variant", line.to_owned()),
-            Refusal::UnsupportedTables => ("unsupported tablebase type", line.to_owned()),
-        };
-        self.reply(Reply::Error { kind, command });
+        self.reply(render::refusal(line, refusal));
     }
 
     fn user_move(&mut self, text: &str) {

@@ -267,6 +267,18 @@ fn run(
     id: u64,
     inbox: &Sender<Event>,
 ) -> Result<plugboard_plugin_api::SearchOutcome, String> {
+    run_plugin(spec, control, |progress| {
+        let _ = inbox.send(Event::Progress { job: id, progress });
+    })
+}
+
+/// Runs `spec`'s search plugin on this thread until it returns, under `control`,
+/// handing each of its reports to `report`: how every launcher runs a plugin.
+pub fn run_plugin(
+    spec: &SearchSpec,
+    control: &SearchControl,
+    report: impl Fn(Progress) + Sync,
+) -> Result<plugboard_plugin_api::SearchOutcome, String> {
     let request = SearchRequest {
         game_start: spec.game_start,
         moves: RSlice::from_slice(&spec.moves),
@@ -284,7 +296,7 @@ fn run(
         control,
     };
     let relay = |info: &SearchInfo<'_>| {
-        let progress = Progress {
+        report(Progress {
             is_line: info.kind == InfoKind::Line,
             depth: info.depth,
             seldepth: info.seldepth,
@@ -297,8 +309,7 @@ fn run(
             current_move_number: info.current_move_number,
             root_move_count: info.root_move_count,
             multipv: info.multipv,
-        };
-        let _ = inbox.send(Event::Progress { job: id, progress });
+        });
     };
     // A plugin built before tablebases were lent has no such entry: it gets none.
     if let Some(use_tablebases) = spec.module.use_tablebases() {

@@ -20,14 +20,10 @@ use plugboard::{
         WallClock,
         searches::{Job, Launcher},
     },
-    event::{Event, Progress},
-    search::SearchSpec,
-    tablebases::SearchTables,
+    event::Event,
+    search::{SearchSpec, run_plugin},
 };
-use plugboard_plugin_api::{
-    InfoKind, NO_DEADLINE, Reporter, SearchControl, SearchInfo, SearchOutcome, SearchRequest,
-    abi_stable::std_types::{RResult, RSlice},
-};
+use plugboard_plugin_api::{NO_DEADLINE, SearchControl, SearchOutcome};
 
 use crate::fakes::{self, End, Script, Seen};
 
@@ -203,47 +199,10 @@ fn run_at_once(spec: &SearchSpec) -> Script {
         spec.search_name
     );
     let control = SearchControl::new(spec.soft_ms, spec.hard_ms, false);
-    let request = SearchRequest {
-        game_start: spec.game_start,
-        moves: RSlice::from_slice(&spec.moves),
-        root: spec.root,
-        root_moves: RSlice::from_slice(&spec.root_moves),
-        depth: spec.depth,
-        nodes: spec.nodes,
-        threads: spec.threads,
-        hash_mb: spec.hash_mb,
-        multipv: spec.multipv.max(1),
-        clear_hash: spec.clear_hash,
-        preset_scores: RSlice::from_slice(&spec.preset_scores),
-        eval_noise: spec.eval_noise,
-        noise_seed: spec.noise_seed,
-        control: &control,
-    };
     let reports = Mutex::new(Vec::new());
-    let relay = |info: &SearchInfo<'_>| {
-        let progress = Progress {
-            is_line: info.kind == InfoKind::Line,
-            depth: info.depth,
-            seldepth: info.seldepth,
-            score: info.score,
-            nodes: info.nodes,
-            time_ms: info.time_ms,
-            tbhits: info.tbhits,
-            pv: info.pv.to_vec(),
-            current_move: info.current_move.into_option(),
-            current_move_number: info.current_move_number,
-            root_move_count: info.root_move_count,
-            multipv: info.multipv,
-        };
+    let outcome = run_plugin(spec, &control, |progress| {
         reports.lock().expect("one search reports at a time").push(progress);
-    };
-    if let Some(use_tablebases) = spec.module.use_tablebases() {
-        use_tablebases(spec.tables.as_ref().map(SearchTables::probe).into());
-    }
-    let outcome = match (spec.module.search())(&request, spec.eval, Reporter::new(&relay)) {
-        RResult::ROk(outcome) => Ok(outcome),
-        RResult::RErr(why) => Err(why.into()),
-    };
+    });
     let reports = reports.into_inner().expect("the search has returned");
     Script { seen: None, reports, end: End::Now(outcome) }
 }

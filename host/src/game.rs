@@ -390,9 +390,19 @@ pub fn move_text(mode: CastlingMode, m: Move) -> String {
     }
 }
 
+/// The start of a game of the variant CECP calls `name`, if the host knows its rules.
+pub fn variant_start(name: &str) -> Option<Game> {
+    Some(match name {
+        "fischerandom" => Game::new(api::Variant::CHESS, CastlingMode::Chess960),
+        // The board's rules are crazyhouse's; a bughouse partner's captures arrive with `holding`.
+        "bughouse" => Game::new(api::Variant::CRAZYHOUSE, CastlingMode::Standard),
+        _ => Game::new(api::Variant::from_cecp_name(name)?, CastlingMode::Standard),
+    })
+}
+
 /// Whether `variant NAME` can set up a game of these rules.
 pub fn knows_variant(name: &str) -> bool {
-    matches!(name, "fischerandom" | "bughouse") || api::Variant::from_cecp_name(name).is_some()
+    variant_start(name).is_some()
 }
 
 /// The square name for diagnostics.

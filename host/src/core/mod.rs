@@ -229,11 +229,9 @@ impl Core {
     }
 
     pub fn set_variant(&mut self, name: &str) -> Result<(), Refusal> {
-        if !crate::game::knows_variant(name) {
-            return Err(Refusal::UnsupportedVariant);
-        }
-        self.discard_search();
+        // The search of the old game looks at its own copy: it can go once the new one is set.
         self.setup.set_variant(name).map_err(|_| Refusal::UnsupportedVariant)?;
+        self.discard_search();
         self.expected_reply = None;
         let game = self.setup.game();
         if matches!(

@@ -281,9 +281,7 @@ impl Searches {
             depth: line.map_or(0, |l| l.depth).max(progress.map_or(0, |p| p.depth)),
             moves_left: total.saturating_sub(progress.map_or(0, |p| p.current_move_number)),
             total_moves: total,
-            current: progress
-                .and_then(|p| p.current_move)
-                .and_then(|m| running.root.legal_start(&[m]).first().copied()),
+            current: progress.and_then(|p| p.current_move).and_then(|m| running.root.from_plugin_move(m)),
         })
     }
 }

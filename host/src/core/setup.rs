@@ -2,7 +2,7 @@
 //! FEN or an edited board, protocol 1's turn flips, holdings, takebacks, and the
 //! settings that belong to one position (excluded root moves, preset scores).
 
-use plugboard_plugin_api::{PresetScore, Variant};
+use plugboard_plugin_api::PresetScore;
 use shakmaty::{CastlingMode, Color, EnPassantMode, Move, Position, fen::Fen};
 
 use crate::game::{Game, GameEnd};
@@ -64,12 +64,7 @@ impl Setup {
 
     /// `variant NAME`: the rules and start position of the next game.
     pub fn set_variant(&mut self, name: &str) -> Result<(), UnknownVariant> {
-        let game = match name {
-            "fischerandom" => Game::new(Variant::CHESS, CastlingMode::Chess960),
-            // The board's rules are crazyhouse's; the partner's captures arrive with `holding`.
-            "bughouse" => Game::new(Variant::CRAZYHOUSE, CastlingMode::Standard),
-            _ => Game::new(Variant::from_cecp_name(name).ok_or(UnknownVariant)?, CastlingMode::Standard),
-        };
+        let game = crate::game::variant_start(name).ok_or(UnknownVariant)?;
         self.set_game(game);
         self.preset_scores.clear();
         self.bughouse = name == "bughouse";

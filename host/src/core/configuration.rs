@@ -87,7 +87,6 @@ impl Core {
     /// `option NAME=VALUE`. `Configure` comes back for the front end to split
     /// into the settings it lists, each refused on its own in its protocol's words.
     pub fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<Applied, Refusal> {
-        let before = self.options.host.clone();
         let changed = match self.options.set(&mut self.plugins, name, value) {
             Ok(changed) => changed,
             Err(Refused::Unknown) => return Err(Refusal::UnknownOption),
@@ -104,7 +103,7 @@ impl Core {
         match changed {
             Changed::Configure(settings) => return Ok(Applied::Configure(settings)),
             Changed::Save => self.save_settings(),
-            Changed::Reset => {
+            Changed::Reset { before } => {
                 let host = &self.options.host;
                 if (&before.log_folder, before.log_files) != (&host.log_folder, host.log_files) {
                     self.move_log();

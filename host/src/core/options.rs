@@ -44,7 +44,10 @@ pub enum Changed {
     Host(String),
     Plugins(OptionChange),
     Save,
-    Reset,
+    /// Everything back to its default; the host's options as they were before.
+    Reset {
+        before: Box<HostOptions>,
+    },
     /// `Configure`'s value: the settings it lists, still to be set one by one.
     Configure(String),
 }
@@ -113,9 +116,9 @@ impl Options {
             }
             Receiver::Save => Ok(Changed::Save),
             Receiver::Reset => {
-                self.host = HostOptions::default();
+                let before = Box::new(std::mem::take(&mut self.host));
                 plugins.reset();
-                Ok(Changed::Reset)
+                Ok(Changed::Reset { before })
             }
             Receiver::Configure => Ok(Changed::Configure(value)),
             Receiver::Plugins(target) => {
@@ -241,7 +244,8 @@ mod tests {
         assert!(matches!(options.set(&mut plugins, "Threads", Some("0")), Err(Refused::BadValue(_))));
         assert_eq!(options.set(&mut plugins, "Hash", Some("3")), Err(Refused::Unknown));
         assert_eq!(options.set(&mut plugins, SAVE, None), Ok(Changed::Save));
-        assert_eq!(options.set(&mut plugins, RESET, None), Ok(Changed::Reset));
+        let reset = options.set(&mut plugins, RESET, None);
+        assert!(matches!(&reset, Ok(Changed::Reset { before }) if before.threads == 3), "{reset:?}");
         assert_eq!(options.host.threads, 1);
     }
 }

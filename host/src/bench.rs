@@ -112,7 +112,7 @@ fn over_positions(
     for (index, fen) in POSITIONS.iter().enumerate() {
         let game = Game::from_fen(fen)?;
         let control = SearchControl::new(NO_DEADLINE, NO_DEADLINE, false);
-        let position = game.plugin_position(game.position());
+        let position = game.plugin_root();
         let request = SearchRequest {
             game_start: position,
             moves: RSlice::from_slice(&[]),

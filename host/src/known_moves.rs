@@ -68,7 +68,7 @@ pub fn advise(
 ) -> Advice {
     let Some(position) = game.orthodox_position() else { return Advice::Search };
     // Polyglot books are keyed by standard chess positions and castling.
-    if let Some(book) = book.filter(|_| book_use.enabled && game.castling_mode() == CastlingMode::Standard)
+    if let Some(book) = book.filter(|_| book_use.enabled && game.castling_mode() == Some(CastlingMode::Standard))
         && position.fullmoves().get() <= book_use.depth
         && let Some(chosen) = book.choose(position, book_use.choice, draw)
     {

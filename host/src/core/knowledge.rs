@@ -139,7 +139,7 @@ impl Knowledge {
     /// `bk`: the book's moves in `game`'s position, else the tablebases' verdict on every move.
     pub fn listing(&self, game: &Game) -> Vec<String> {
         let position = game.orthodox_position().cloned();
-        let standard = game.castling_mode() == CastlingMode::Standard;
+        let standard = game.castling_mode() == Some(CastlingMode::Standard);
         let (book, tables) = (self.book.clone(), self.shared_tables());
         let listed = files::off_thread("bk", ANSWER_PATIENCE, move || {
             known_moves::listing(position.as_ref(), book.as_deref().filter(|_| standard), tables.as_deref())

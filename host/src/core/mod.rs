@@ -17,7 +17,7 @@ mod wall_clock;
 
 use std::{path::PathBuf, sync::mpsc::Sender};
 
-use shakmaty::{Color, Move, Position};
+use shakmaty::{Color, Move};
 
 use self::{
     knowledge::Knowledge,
@@ -165,7 +165,7 @@ impl Core {
 
     /// The reply we expect to our last move, if it is legal in the position now.
     pub fn hint(&self) -> Option<Move> {
-        self.expected_reply.filter(|&m| self.game().position().is_legal(m))
+        self.expected_reply.filter(|&m| self.game().is_legal(m))
     }
 
     /// Every option, under its unique name, with its value.
@@ -315,7 +315,7 @@ impl Core {
     }
 
     pub fn draw_offered(&mut self) {
-        let accepts = self.game().position().is_insufficient_material()
+        let accepts = self.game().is_insufficient_material()
             || self.ics.accepts_draw(self.last_score, self.options.host.contempt_cp);
         if accepts {
             self.note(Note::OfferDraw);

@@ -4,7 +4,7 @@
 //! (a claim, a draw offer, a resignation, the commentary on a server).
 
 use plugboard_plugin_api::{EVAL_FAILURE_PREFIX, NO_DEADLINE, Score, ScoreKind, SearchOutcome};
-use shakmaty::{Move, Position, san::San};
+use shakmaty::Move;
 
 use super::{
     Core, Note,
@@ -123,7 +123,7 @@ impl Core {
     }
 
     fn move_budget(&self) -> Budget {
-        self.clock.budget(self.game().position().fullmoves().get())
+        self.clock.budget(self.game().fullmoves())
     }
 
     /// After our move, think on the reply we expect, if pondering is on.
@@ -210,9 +210,9 @@ impl Core {
             module,
             search_name: search_culprit.1.clone(),
             eval,
-            game_start: game.plugin_position(game.start()),
+            game_start: game.plugin_start(),
             moves: game.plugin_moves(),
-            root: game.plugin_position(game.position()),
+            root: game.plugin_root(),
             // Exclusions apply to the current position; a ponder search looks at another.
             // Empty means every legal move, which is also what a search for our move
             // falls back to when everything was excluded.
@@ -221,8 +221,8 @@ impl Core {
             } else if matches!(purpose, Purpose::Ponder { .. }) || excluded.is_empty() {
                 Vec::new()
             } else {
-                let legal = game.position().legal_moves();
-                legal.iter().filter(|m| !excluded.contains(m)).map(|&m| game::to_plugin_move(m)).collect()
+                let legal = game.legal_moves();
+                legal.into_iter().filter(|m| !excluded.contains(m)).map(game::to_plugin_move).collect()
             },
             depth: self.clock.depth_limit.unwrap_or(0),
             nodes: node_limit,
@@ -390,7 +390,7 @@ impl Core {
     fn fall_back_move(&mut self, failed: &Running) {
         let reported =
             failed.last_line.as_ref().and_then(|l| l.pv.first()).and_then(|&m| failed.root.from_plugin_move(m));
-        let any = failed.root.position().legal_moves().first().copied();
+        let any = failed.root.legal_moves().first().copied();
         // The reply the last search expected belongs to an older position; only
         // this search's own line, when its first move is the one played, can say
         // what comes next.
@@ -417,12 +417,12 @@ impl Core {
             Found::Searched(running) => (running.summary_of(m, self.clock.nodes_per_second), "no search"),
             Found::Unsearched(note) => (None, note),
         };
-        let position = self.game().position();
+        let game = self.game();
         let judged = Judged {
             score: summary.as_ref().map(|s| s.score),
             depth: summary.as_ref().map_or(0, |s| s.depth),
-            fullmove: position.fullmoves().get(),
-            pawnless: position.board().pawns().is_empty(),
+            fullmove: game.fullmoves(),
+            pawnless: game.is_pawnless(),
             opponent_time_cs: self.clock.opponent_ms().map(|ms| ms / 10),
         };
         let options = &self.options.host;
@@ -458,7 +458,7 @@ impl Core {
         if self.game().claimable_after(m) || verdict == Verdict::OfferDrawAndPlay {
             self.note(Note::OfferDraw);
         }
-        let san = San::from_move(self.game().position(), m).to_string();
+        let san = self.game().notation(m);
         self.setup.play(m);
         self.note(Note::Move(m));
         let commentary = self.options.host.commentary;
@@ -477,8 +477,8 @@ impl Core {
             return;
         }
         let game = self.setup.game();
-        let mating = ics::mating_drop(game.position(), game.castling_mode());
-        let fullmove = game.position().fullmoves().get();
+        let mating = game.chess_position().zip(game.castling_mode()).and_then(|(p, mode)| ics::mating_drop(p, mode));
+        let fullmove = game.fullmoves();
         if let Some(ask) = self.ics.partner_ask(mating, fullmove, self.wall_clock.now()) {
             self.note(Note::Talk(ask));
         }

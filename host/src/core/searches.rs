@@ -8,8 +8,6 @@ use std::time::Duration;
 
 use plugboard_plugin_api::SearchOutcome;
 
-use shakmaty::{Position, san::San};
-
 use super::note::Status;
 use crate::{clock::Budget, event::Progress, game::Game, ics::Summary, plugins::Origin, search::SearchSpec};
 
@@ -81,7 +79,7 @@ impl Running {
         let mut game = self.root.clone();
         let mut pv = Vec::new();
         for m in self.root.legal_start(&line.pv) {
-            pv.push(San::from_move(game.position(), m).to_string());
+            pv.push(game.notation(m));
             game.play(m);
         }
         let pv = pv.join(" ");
@@ -274,7 +272,7 @@ impl Searches {
         // second: take the freshest of each.
         let line = running.last_line.as_ref();
         let progress = running.last_progress.as_ref();
-        let total = progress.map_or_else(|| running.root.position().legal_moves().len() as u32, |p| p.root_move_count);
+        let total = progress.map_or_else(|| running.root.legal_moves().len() as u32, |p| p.root_move_count);
         Some(Status {
             time_ms: running.job.elapsed().as_millis() as u64,
             nodes: line.map_or(0, |l| l.nodes).max(progress.map_or(0, |p| p.nodes)),

@@ -3,7 +3,7 @@
 //! settings that belong to one position (excluded root moves, preset scores).
 
 use plugboard_plugin_api::PresetScore;
-use shakmaty::{CastlingMode, Color, EnPassantMode, Move, Position, fen::Fen};
+use shakmaty::{CastlingMode, Color, EnPassantMode, Move, fen::Fen};
 
 use crate::game::{Game, GameEnd};
 
@@ -74,7 +74,7 @@ impl Setup {
     /// A position in FEN, in the current variant; when it is refused, moves are
     /// refused until the next position.
     pub fn set_fen(&mut self, fen: &str) -> Result<(), String> {
-        match Game::from_fen_in(fen, self.game.variant(), self.game.castling_mode()) {
+        match self.game.same_rules_from_fen(fen) {
             Ok(game) => {
                 self.preset_scores.clear();
                 self.set_game(game);
@@ -111,19 +111,13 @@ impl Setup {
         // going back restores the game as it was, history and en passant included.
         if let Some(before) = self.before_turn_flip.take()
             && before.turn() == turn
-            && before.position().board() == self.game.position().board()
+            && before.same_board(&self.game)
         {
             self.set_game(before);
             return;
         }
         let before = self.game.clone();
-        let fen = self.game.fen();
-        let mut fields: Vec<&str> = fen.split(' ').collect();
-        if fields.len() > 3 {
-            fields[1] = if turn == Color::White { "w" } else { "b" };
-            fields[3] = "-";
-        }
-        if let Ok(game) = Game::from_fen_in(&fields.join(" "), self.game.variant(), self.game.castling_mode()) {
+        if let Some(game) = self.game.with_turn(turn) {
             self.set_game(game);
             self.before_turn_flip = Some(before);
         }
@@ -153,7 +147,7 @@ impl Setup {
     /// `exclude`/`include`: one root move, or all of them (`None`).
     pub fn exclude(&mut self, exclude: bool, m: Option<Move>) {
         match m {
-            None if exclude => self.excluded = self.game.position().legal_moves().to_vec(),
+            None if exclude => self.excluded = self.game.legal_moves(),
             None => self.excluded.clear(),
             Some(m) if exclude => {
                 if !self.excluded.contains(&m) {
@@ -166,12 +160,12 @@ impl Setup {
 
     /// Whether every legal move is excluded: there is nothing to analyse.
     pub fn all_excluded(&self) -> bool {
-        self.game.position().legal_moves().iter().all(|m| self.excluded.contains(m))
+        self.game.legal_moves().iter().all(|m| self.excluded.contains(m))
     }
 
     /// `setscore`: the score of the current position, for the searches to come.
     pub fn set_score(&mut self, centipawns: i32) -> Result<(), String> {
-        let position = self.game.plugin_position(self.game.position());
+        let position = self.game.plugin_root();
         self.preset_scores.retain(|p| p.position != position);
         if self.preset_scores.len() >= MAX_PRESET_SCORES {
             return Err(format!("at most {MAX_PRESET_SCORES} positions may have a preset score"));

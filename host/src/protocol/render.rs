@@ -2,7 +2,6 @@
 //! analysis status, chess-server commands, and `Error (...)` lines.
 
 use plugboard_plugin_api::{Score, ScoreKind};
-use shakmaty::CastlingMode;
 
 use super::{
     Reply,
@@ -13,13 +12,13 @@ use crate::{
         Refusal,
         note::{Known, Status, Thought},
     },
-    game::move_text,
+    game::Game,
     ics::Talk,
 };
 
 /// A search's line: `DEPTH SCORE TIME NODES SELDEPTH NPS TBHITS<Tab>PV`.
-pub fn thinking(thought: &Thought, mode: CastlingMode) -> Thinking {
-    let pv: Vec<String> = thought.pv.iter().map(|&m| move_text(mode, m)).collect();
+pub fn thinking(thought: &Thought, game: &Game) -> Thinking {
+    let pv: Vec<String> = thought.pv.iter().map(|&m| game.move_text(m)).collect();
     Thinking {
         depth: thought.depth,
         score: xboard_score(thought.score),
@@ -35,11 +34,11 @@ pub fn thinking(thought: &Thought, mode: CastlingMode) -> Thinking {
 /// The thinking line for a move known without search: the tables' move as good
 /// as a search's (depth 1, a line a client can read, the verdict after it), the
 /// book's as a note.
-pub fn known_thinking(known: &Known, mode: CastlingMode) -> Thinking {
+pub fn known_thinking(known: &Known, game: &Game) -> Thinking {
     let score = i64::from(known.score);
     if known.from_tables {
         // python-chess and lichess-bot read the move before the verdict.
-        let pv = format!("{} {}", move_text(mode, known.m), known.note);
+        let pv = format!("{} {}", game.move_text(known.m), known.note);
         Thinking { depth: 1, score, tbhits: 1, pv, ..Thinking::default() }
     } else {
         Thinking { score, pv: known.note.clone(), ..Thinking::default() }
@@ -56,14 +55,14 @@ pub fn xboard_score(score: Score) -> i64 {
 }
 
 /// The answer to `.` in analysis mode.
-pub fn stat01(status: &Status, mode: CastlingMode) -> Stat01 {
+pub fn stat01(status: &Status, game: &Game) -> Stat01 {
     Stat01 {
         centiseconds: status.time_ms / 10,
         nodes: status.nodes,
         depth: status.depth,
         moves_left: status.moves_left,
         total_moves: status.total_moves,
-        current_move: status.current.map(|m| move_text(mode, m)).unwrap_or_default(),
+        current_move: status.current.map(|m| game.move_text(m)).unwrap_or_default(),
     }
 }
 

@@ -6,7 +6,7 @@
 
 use std::sync::mpsc::Sender;
 
-use shakmaty::{Color, Move, Position};
+use shakmaty::{Color, Move};
 
 use super::{
     Command, Reply,
@@ -18,7 +18,6 @@ use crate::{
     core::{Applied, Core, ENGINE_NAME, Note, Refusal, SystemClock, note::Thought, options::CONFIGURE},
     edit::{Edit, EditStep},
     event::Event,
-    game,
     logging::Logging,
     plugins::PluginHost,
     search::ThreadLauncher,
@@ -213,7 +212,7 @@ impl Session {
             Command::White => core.set_turn(Color::White),
             Command::Black => core.set_turn(Color::Black),
             Command::Level { moves_per_session, base_ms, increment_ms } => {
-                let fullmove = core.game().position().fullmoves().get();
+                let fullmove = core.game().fullmoves();
                 core.clock().set_level(moves_per_session, base_ms, increment_ms, fullmove);
             }
             Command::SecondsPerMove { ms } => core.clock().set_seconds_per_move(ms),
@@ -280,7 +279,11 @@ impl Session {
             Command::Option { name, value } => self.set_option(line.trim(), name, value),
             Command::Edit => {
                 core.begin_edit();
-                self.edit = Some(Edit::start(core.game().position().board().clone(), core.game().turn()));
+                match core.game().chess_board() {
+                    Some(board) => self.edit = Some(Edit::start(board, core.game().turn())),
+                    // Protocol 1's editing names chess pieces; other boards come with `setboard`.
+                    None => self.refuse(line, Refusal::NotLegalNow(Some("this board cannot be edited".into()))),
+                }
             }
             Command::Pause => {
                 if let Err(refusal) = core.pause() {
@@ -422,12 +425,14 @@ impl Session {
     }
 
     fn take_note(&mut self, note: Note) {
-        let mode = self.core.game().castling_mode();
-        let text = |m: Move| game::move_text(mode, m);
+        // Moves are written as the current game writes them (Chess960 castling),
+        // whichever position they belong to.
+        let game = self.core.game();
+        let text = |m: Move| game.move_text(m);
         let reply = match note {
             Note::Move(m) => Reply::Move(text(m)),
             Note::Thought(thought) => return self.show_thought(thought),
-            Note::Known(known) if self.post => Reply::Thinking(render::known_thinking(&known, mode)),
+            Note::Known(known) if self.post => Reply::Thinking(render::known_thinking(&known, game)),
             // Not a search result: the protocol marks such lines with '('.
             Note::Unsearched(m) if self.post => {
                 Reply::Thinking(Thinking { pv: format!("(no search) {}", text(m)), ..Thinking::default() })
@@ -452,7 +457,7 @@ impl Session {
             }
             // Standard pieces on a standard board; "fairy" leaves the rules to us.
             Note::VariantStart { fen } => Reply::Setup(format!("(PNBRQKpnbrqk) 8x8+0_fairy {fen}")),
-            Note::Status(status) => Reply::Stat01(render::stat01(&status, mode)),
+            Note::Status(status) => Reply::Stat01(render::stat01(&status, game)),
             Note::Listing(rows) => {
                 self.out.extend(rows.into_iter().map(Reply::TableRow));
                 Reply::EmptyLine
@@ -471,7 +476,7 @@ impl Session {
         if !self.post {
             return;
         }
-        let reply = Reply::Thinking(render::thinking(&thought, self.core.game().castling_mode()));
+        let reply = Reply::Thinking(render::thinking(&thought, self.core.game()));
         if thought.pondering && self.ponder_quiet_at == Some(self.lines_seen) {
             self.held_ponder_line = Some((thought.job, reply));
         } else {

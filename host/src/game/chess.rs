@@ -1,4 +1,5 @@
-//! The game: its rules, where it started, the moves since, and result claims.
+//! Chess and its shakmaty variants: where the game started, the moves since,
+//! and result claims.
 
 use plugboard_plugin_api as api;
 use plugboard_shakmaty::{from_plugin_move, outcome, rules_of};
@@ -121,11 +122,17 @@ impl Game {
         Ok(())
     }
 
-    pub fn castling_mode(&self) -> CastlingMode {
-        self.mode
+    /// How castling is written; `None` for rules without castling.
+    pub fn castling_mode(&self) -> Option<CastlingMode> {
+        Some(self.mode)
     }
 
-    pub fn position(&self) -> &VariantPosition {
+    /// The shakmaty position, for what only chess has (bughouse drops).
+    pub fn chess_position(&self) -> Option<&VariantPosition> {
+        Some(self.position())
+    }
+
+    fn position(&self) -> &VariantPosition {
         self.positions.last().unwrap_or(&self.start)
     }
 
@@ -138,16 +145,63 @@ impl Game {
         }
     }
 
-    pub fn start(&self) -> &VariantPosition {
-        &self.start
-    }
-
-    pub fn moves(&self) -> &[Move] {
-        &self.moves
-    }
-
     pub fn turn(&self) -> Color {
         self.position().turn()
+    }
+
+    /// The number of the current full move, from 1; counted on from a FEN's.
+    pub fn fullmoves(&self) -> u32 {
+        self.position().fullmoves().get()
+    }
+
+    pub fn legal_moves(&self) -> Vec<Move> {
+        self.position().legal_moves().to_vec()
+    }
+
+    pub fn is_legal(&self, m: Move) -> bool {
+        self.position().is_legal(m)
+    }
+
+    /// How people write `m`, a move of the current position: SAN.
+    pub fn notation(&self, m: Move) -> String {
+        San::from_move(self.position(), m).to_string()
+    }
+
+    /// Whether neither side has the material left to win, so a draw offer is taken.
+    pub fn is_insufficient_material(&self) -> bool {
+        self.position().is_insufficient_material()
+    }
+
+    /// Whether no pawns are left, for judging how drawn an endgame is.
+    pub fn is_pawnless(&self) -> bool {
+        self.position().board().pawns().is_empty()
+    }
+
+    /// Whether the pieces stand as in `other`, whoever is to move.
+    pub fn same_board(&self, other: &Game) -> bool {
+        self.position().board() == other.position().board()
+    }
+
+    /// The current position with `turn` to move and no history: protocol 1's
+    /// `white`/`black`. `None` when the rules refuse it.
+    pub fn with_turn(&self, turn: Color) -> Option<Game> {
+        let fen = self.fen();
+        let mut fields: Vec<&str> = fen.split(' ').collect();
+        if fields.len() > 3 {
+            fields[1] = if turn == Color::White { "w" } else { "b" };
+            fields[3] = "-";
+        }
+        self.same_rules_from_fen(&fields.join(" ")).ok()
+    }
+
+    /// A game under the same rules (variant, castling) from a FEN.
+    pub fn same_rules_from_fen(&self, fen: &str) -> Result<Game, String> {
+        Game::from_fen_in(fen, self.variant, self.mode)
+    }
+
+    /// The board for protocol 1's `edit`, which sets up chess pieces only.
+    pub fn chess_board(&self) -> Option<shakmaty::Board> {
+        Some(self.position().board().clone())
     }
 
     pub fn fen(&self) -> String {
@@ -365,9 +419,14 @@ impl Game {
         moves
     }
 
-    /// The plugin API's view of `position`, a position of this game.
-    pub fn plugin_position(&self, position: &VariantPosition) -> api::Position {
-        plugboard_shakmaty::to_plugin_position(position, self.variant)
+    /// The plugin API's view of the current position.
+    pub fn plugin_root(&self) -> api::Position {
+        plugboard_shakmaty::to_plugin_position(self.position(), self.variant)
+    }
+
+    /// The plugin API's view of where the game started.
+    pub fn plugin_start(&self) -> api::Position {
+        plugboard_shakmaty::to_plugin_position(&self.start, self.variant)
     }
 }
 
@@ -377,7 +436,7 @@ fn hash_of(position: &VariantPosition) -> u64 {
 
 /// How the GUI should see `m` in a game castling as `mode`: coordinates, and
 /// `O-O`/`O-O-O` in Chess960.
-pub fn move_text(mode: CastlingMode, m: Move) -> String {
+fn move_text(mode: CastlingMode, m: Move) -> String {
     match (mode, m) {
         (CastlingMode::Chess960, Move::Castle { king, rook }) => {
             if rook.file() > king.file() {
@@ -388,21 +447,6 @@ pub fn move_text(mode: CastlingMode, m: Move) -> String {
         }
         _ => UciMove::from_move(m, mode).to_string(),
     }
-}
-
-/// The start of a game of the variant CECP calls `name`, if the host knows its rules.
-pub fn variant_start(name: &str) -> Option<Game> {
-    Some(match name {
-        "fischerandom" => Game::new(api::Variant::CHESS, CastlingMode::Chess960),
-        // The board's rules are crazyhouse's; a bughouse partner's captures arrive with `holding`.
-        "bughouse" => Game::new(api::Variant::CRAZYHOUSE, CastlingMode::Standard),
-        _ => Game::new(api::Variant::from_cecp_name(name)?, CastlingMode::Standard),
-    })
-}
-
-/// Whether `variant NAME` can set up a game of these rules.
-pub fn knows_variant(name: &str) -> bool {
-    variant_start(name).is_some()
 }
 
 /// The square name for diagnostics.

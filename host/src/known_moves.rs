@@ -5,7 +5,7 @@ use shakmaty::{CastlingMode, Chess, Move, Position, san::SanPlus};
 
 use crate::{
     book::{self, Book},
-    game::Game,
+    game::{Game, GameMove},
     tablebases::{Outcome, Tablebases},
 };
 
@@ -21,7 +21,7 @@ pub struct BookUse {
 /// A move to play at once, and what to say about it.
 #[derive(Debug, Clone)]
 pub struct KnownMove {
-    pub m: Move,
+    pub m: GameMove,
     /// For the thinking output: starts with `(`, as the protocol asks of lines
     /// that are no search result.
     pub thinking: String,
@@ -30,7 +30,7 @@ pub struct KnownMove {
     /// How the move was found, for the commentary on a chess server.
     pub note: String,
     /// The reply we expect, for `hint` and pondering.
-    pub expected_reply: Option<Move>,
+    pub expected_reply: Option<GameMove>,
     /// The tablebases' move: as good as a search's, so shown as one (depth 1,
     /// a principal variation a client can read) with the tables' verdict after it.
     pub from_tables: bool,
@@ -40,7 +40,7 @@ pub struct KnownMove {
 pub enum Advice {
     Play(KnownMove),
     /// A drawn tablebase position: search, but only among the moves that keep the draw.
-    SearchAmong(Vec<Move>),
+    SearchAmong(Vec<GameMove>),
     Search,
 }
 
@@ -79,9 +79,9 @@ pub fn advise(
         let listed: Vec<String> = moves.iter().take(6).map(|b| format!("{} {}%", san(b.m), share(b.weight))).collect();
         let mut after = position.clone();
         after.play_unchecked(chosen.m);
-        let expected_reply = book.moves(&after).first().map(|b| b.m);
+        let expected_reply = book.moves(&after).first().map(|b| b.m.into());
         return Advice::Play(KnownMove {
-            m: chosen.m,
+            m: chosen.m.into(),
             thinking: format!("(book {}: {})", san(chosen.m), listed.join(", ")),
             score: 0,
             note: format!("book {}%", share(chosen.weight)),
@@ -91,7 +91,7 @@ pub fn advise(
     }
     let Some(verdict) = tablebases.and_then(|tb| tb.root(position)) else { return Advice::Search };
     if verdict.outcome == Outcome::Draw && verdict.keeping.len() > 1 {
-        return Advice::SearchAmong(verdict.keeping);
+        return Advice::SearchAmong(verdict.keeping.into_iter().map(GameMove::from).collect());
     }
     let result = match verdict.outcome {
         Outcome::Win => format!("win, DTZ {}", verdict.dtz.abs()),
@@ -100,7 +100,7 @@ pub fn advise(
     };
     let san = SanPlus::from_move(position.clone(), verdict.best).to_string();
     Advice::Play(KnownMove {
-        m: verdict.best,
+        m: verdict.best.into(),
         thinking: format!("(tablebase {san}: {result})"),
         score: verdict.score,
         note: format!("tablebase {result}"),

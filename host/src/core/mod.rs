@@ -17,7 +17,7 @@ mod wall_clock;
 
 use std::{path::PathBuf, sync::mpsc::Sender};
 
-use shakmaty::{Color, Move};
+use shakmaty::Color;
 
 use self::{
     knowledge::Knowledge,
@@ -33,7 +33,7 @@ pub use self::{
 use crate::{
     clock::Clock,
     event::Event,
-    game::Game,
+    game::{Game, GameMove},
     host_options,
     ics::{self, Ics},
     logging::Logging,
@@ -66,10 +66,10 @@ pub struct Core {
     clear_hash: bool,
     searches: Searches,
     /// The reply the last search expects: shown by `hint`, pondered on.
-    expected_reply: Option<Move>,
+    expected_reply: Option<GameMove>,
     /// In a drawn tablebase position, the moves that keep the draw: our search
     /// chooses among them only.
-    drawing_moves: Vec<Move>,
+    drawing_moves: Vec<GameMove>,
     /// The score of our last search for a move, in centipawns for us.
     last_score: Option<i32>,
     /// Where we play and against whom, and what we say there.
@@ -164,7 +164,7 @@ impl Core {
     }
 
     /// The reply we expect to our last move, if it is legal in the position now.
-    pub fn hint(&self) -> Option<Move> {
+    pub fn hint(&self) -> Option<GameMove> {
         self.expected_reply.filter(|&m| self.game().is_legal(m))
     }
 
@@ -436,7 +436,7 @@ impl Core {
     }
 
     /// `exclude`/`include` a root move, or all (`None`), for the current position.
-    pub fn exclude(&mut self, exclude: bool, m: Option<Move>) {
+    pub fn exclude(&mut self, exclude: bool, m: Option<GameMove>) {
         self.setup.exclude(exclude, m);
         self.restart_analysis();
     }

@@ -3,28 +3,30 @@
 //! into its protocol's words.
 
 use plugboard_plugin_api::Score;
-use shakmaty::Move;
 
-use crate::{game::GameEnd, ics::Talk};
+use crate::{
+    game::{GameEnd, GameMove},
+    ics::Talk,
+};
 
 /// One thing the core has to say, in the order it happened.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Note {
     /// Our move, played on the core's board.
-    Move(Move),
+    Move(GameMove),
     /// A line of the running search's thinking.
     Thought(Thought),
     /// How the move about to be played was found without a search (book or tables).
     Known(Known),
     /// The search failed and the move about to be played was not searched.
-    Unsearched(Move),
+    Unsearched(GameMove),
     /// The rules end the game here, or let a player claim a draw.
     Result(GameEnd),
     /// Accepts the opponent's offer, offers a draw, or claims one before the move that makes it claimable.
     OfferDraw,
     Resign,
     /// The reply we expect to our move, which we now think about.
-    Hint(Move),
+    Hint(GameMove),
     /// Something the user should read.
     Tell(String),
     /// Something that went wrong, which the user should read.
@@ -65,13 +67,13 @@ pub struct Thought {
     pub time_ms: u64,
     pub nodes: u64,
     pub tbhits: u64,
-    pub pv: Vec<Move>,
+    pub pv: Vec<GameMove>,
 }
 
 /// A move the book or the tables know.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Known {
-    pub m: Move,
+    pub m: GameMove,
     /// Centipawns for the side to move.
     pub score: i32,
     /// How it was found, for people (`book 42%`, a tablebase verdict).
@@ -88,7 +90,7 @@ pub struct Status {
     pub moves_left: u32,
     pub total_moves: u32,
     /// The root move being searched.
-    pub current: Option<Move>,
+    pub current: Option<GameMove>,
 }
 
 /// Why a request was not carried out; the core's state is as it was.

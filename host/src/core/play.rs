@@ -4,7 +4,6 @@
 //! (a claim, a draw offer, a resignation, the commentary on a server).
 
 use plugboard_plugin_api::{EVAL_FAILURE_PREFIX, NO_DEADLINE, Score, ScoreKind, SearchOutcome};
-use shakmaty::Move;
 
 use super::{
     Core, Note,
@@ -14,7 +13,7 @@ use super::{
 use crate::{
     clock::Budget,
     event::Progress,
-    game::{self, Game},
+    game::{Game, GameMove},
     ics::{self, Judged, Limits, Verdict},
     known_moves::{Advice, BookUse, KnownMove},
     plugins::{Kind, Origin},
@@ -37,7 +36,7 @@ enum Found<'a> {
 
 impl Core {
     /// The opponent's move (or ours, in force mode), legal in the position.
-    pub fn user_move(&mut self, m: Move) {
+    pub fn user_move(&mut self, m: GameMove) {
         if self.searches.is_running(|purpose| purpose == Purpose::Ponder { expected: m }) {
             return self.ponder_hit(m);
         }
@@ -91,7 +90,7 @@ impl Core {
     }
 
     /// The opponent played the move we were pondering on: the search goes on, now on our clock.
-    fn ponder_hit(&mut self, m: Move) {
+    fn ponder_hit(&mut self, m: GameMove) {
         self.setup.play(m);
         if self.claim_if_over() {
             return self.discard_search();
@@ -217,12 +216,12 @@ impl Core {
             // Empty means every legal move, which is also what a search for our move
             // falls back to when everything was excluded.
             root_moves: if purpose == Purpose::Move && !self.drawing_moves.is_empty() {
-                self.drawing_moves.iter().map(|&m| game::to_plugin_move(m)).collect()
+                self.drawing_moves.iter().map(|&m| m.to_plugin()).collect()
             } else if matches!(purpose, Purpose::Ponder { .. }) || excluded.is_empty() {
                 Vec::new()
             } else {
                 let legal = game.legal_moves();
-                legal.into_iter().filter(|m| !excluded.contains(m)).map(game::to_plugin_move).collect()
+                legal.into_iter().filter(|m| !excluded.contains(m)).map(GameMove::to_plugin).collect()
             },
             depth: self.clock.depth_limit.unwrap_or(0),
             nodes: node_limit,
@@ -411,7 +410,7 @@ impl Core {
 
     /// Our move, as `found`: resigned instead, or played with a draw offer or claim
     /// before it and the commentary for a chess server after it.
-    fn play_engine_move(&mut self, m: Move, found: Found<'_>) {
+    fn play_engine_move(&mut self, m: GameMove, found: Found<'_>) {
         let now = self.wall_clock.now();
         let (summary, note) = match found {
             Found::Searched(running) => (running.summary_of(m, self.clock.nodes_per_second), "no search"),

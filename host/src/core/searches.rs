@@ -9,7 +9,14 @@ use std::time::Duration;
 use plugboard_plugin_api::SearchOutcome;
 
 use super::note::Status;
-use crate::{clock::Budget, event::Progress, game::Game, ics::Summary, plugins::Origin, search::SearchSpec};
+use crate::{
+    clock::Budget,
+    event::Progress,
+    game::{Game, GameMove},
+    ics::Summary,
+    plugins::Origin,
+    search::SearchSpec,
+};
 
 /// Starts searches.
 pub trait Launcher {
@@ -37,7 +44,7 @@ pub enum Purpose {
     Analysis,
     /// Thinking on the opponent's time, in the position after the reply we expect.
     Ponder {
-        expected: shakmaty::Move,
+        expected: GameMove,
     },
 }
 
@@ -66,7 +73,7 @@ pub struct Running {
 impl Running {
     /// What the search found for the move `m` it chose, for the spectators and
     /// the resign and draw policy; `None` when its last line does not start with `m`.
-    pub fn summary_of(&self, m: shakmaty::Move, nodes_per_second: Option<u64>) -> Option<Summary> {
+    pub fn summary_of(&self, m: GameMove, nodes_per_second: Option<u64>) -> Option<Summary> {
         let line = self.last_line.as_ref()?;
         let first = line.pv.first().and_then(|&first| self.root.from_plugin_move(first))?;
         if first != m {

@@ -3,9 +3,9 @@
 //! settings that belong to one position (excluded root moves, preset scores).
 
 use plugboard_plugin_api::PresetScore;
-use shakmaty::{CastlingMode, Color, EnPassantMode, Move, fen::Fen};
+use shakmaty::{CastlingMode, Color, EnPassantMode, fen::Fen};
 
-use crate::game::{Game, GameEnd};
+use crate::game::{Game, GameEnd, GameMove};
 
 /// Every search hands the plugin each preset score: enough for an analysis
 /// session's worth, few enough to cost nothing.
@@ -25,7 +25,7 @@ pub struct Setup {
     /// `variant bughouse`: crazyhouse rules, with the holdings from the server.
     bughouse: bool,
     /// Root moves left out of the analysis (`exclude`), for the current position.
-    excluded: Vec<Move>,
+    excluded: Vec<GameMove>,
     /// Scores fixed with `setscore`, for the current game.
     preset_scores: Vec<PresetScore>,
 }
@@ -47,7 +47,7 @@ impl Setup {
         self.bughouse
     }
 
-    pub fn excluded(&self) -> &[Move] {
+    pub fn excluded(&self) -> &[GameMove] {
         &self.excluded
     }
 
@@ -128,7 +128,7 @@ impl Setup {
         self.game.set_pockets(white, black)
     }
 
-    pub fn play(&mut self, m: Move) {
+    pub fn play(&mut self, m: GameMove) {
         self.game.play(m);
         self.claimed = false;
         self.excluded.clear();
@@ -145,7 +145,7 @@ impl Setup {
     }
 
     /// `exclude`/`include`: one root move, or all of them (`None`).
-    pub fn exclude(&mut self, exclude: bool, m: Option<Move>) {
+    pub fn exclude(&mut self, exclude: bool, m: Option<GameMove>) {
         match m {
             None if exclude => self.excluded = self.game.legal_moves(),
             None => self.excluded.clear(),

@@ -1,24 +1,17 @@
-//! Chess and its shakmaty variants: where the game started, the moves since,
-//! and result claims.
+//! Chess and the variants shakmaty knows: where the game started, the moves
+//! since, how moves are read and written, and the plugin API's view of it all.
+
+mod claims;
 
 use plugboard_plugin_api as api;
-use plugboard_shakmaty::{from_plugin_move, outcome, rules_of};
+use plugboard_shakmaty::{from_plugin_move, rules_of, to_plugin_move};
 use shakmaty::{
-    CastlingMode, CastlingSide, Color, EnPassantMode, KnownOutcome, Move, Position, Square, fen::Fen, san::San,
-    uci::UciMove, variant::VariantPosition, zobrist::Zobrist64,
+    CastlingMode, CastlingSide, Color, EnPassantMode, Move, Position, Square, fen::Fen, san::San, uci::UciMove,
+    variant::VariantPosition, zobrist::Zobrist64,
 };
 
-pub use plugboard_shakmaty::to_plugin_move;
-
-/// A finished game as the engine claims it: `RESULT {REASON}`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct GameEnd {
-    pub result: &'static str,
-    pub reason: &'static str,
-}
-
 #[derive(Debug, Clone)]
-pub struct Game {
+pub struct ChessGame {
     variant: api::Variant,
     start: VariantPosition,
     mode: CastlingMode,
@@ -28,33 +21,33 @@ pub struct Game {
     hashes: Vec<u64>,
 }
 
-impl Default for Game {
-    fn default() -> Game {
-        Game::new(api::Variant::CHESS, CastlingMode::Standard)
+impl Default for ChessGame {
+    fn default() -> ChessGame {
+        ChessGame::new(api::Variant::CHESS, CastlingMode::Standard)
     }
 }
 
-impl Game {
+impl ChessGame {
     /// A game of `variant` from its usual start, with castling written as `mode` prescribes.
-    pub fn new(variant: api::Variant, mode: CastlingMode) -> Game {
+    pub fn new(variant: api::Variant, mode: CastlingMode) -> ChessGame {
         let rules = rules_of(variant).unwrap_or(shakmaty::variant::Variant::Chess);
-        Game::from_position(variant, VariantPosition::new(rules), mode)
+        ChessGame::from_position(variant, VariantPosition::new(rules), mode)
     }
 
-    pub fn from_position(variant: api::Variant, start: VariantPosition, mode: CastlingMode) -> Game {
+    fn from_position(variant: api::Variant, start: VariantPosition, mode: CastlingMode) -> ChessGame {
         let hash = hash_of(&start);
-        Game { variant, positions: vec![start.clone()], start, mode, moves: Vec::new(), hashes: vec![hash] }
+        ChessGame { variant, positions: vec![start.clone()], start, mode, moves: Vec::new(), hashes: vec![hash] }
     }
 
     /// An orthodox game from a FEN (X-FEN or Shredder-FEN castling for Chess960 starts).
-    pub fn from_fen(fen: &str) -> Result<Game, String> {
-        Game::from_fen_in(fen, api::Variant::CHESS, CastlingMode::Standard)
+    pub fn from_fen(fen: &str) -> Result<ChessGame, String> {
+        ChessGame::from_fen_in(fen, api::Variant::CHESS, CastlingMode::Standard)
     }
 
     /// A game of `variant` from a FEN (with holdings in brackets or as a ninth rank
     /// for crazyhouse, check counts for three-check). In a Chess960 game castling
     /// is always read and written the Chess960 way, even from a start that looks standard.
-    pub fn from_fen_in(fen: &str, variant: api::Variant, mode: CastlingMode) -> Result<Game, String> {
+    pub fn from_fen_in(fen: &str, variant: api::Variant, mode: CastlingMode) -> Result<ChessGame, String> {
         let rules = rules_of(variant).ok_or("unknown variant")?;
         let parsed: Fen = fen.parse().map_err(|e| format!("{e}"))?;
         // shakmaty says "illegal position: ..."; the core says that already.
@@ -72,11 +65,11 @@ impl Game {
             Err(error) => Err(why(&error)),
         };
         if mode == CastlingMode::Chess960 {
-            return Ok(Game::from_position(variant, read(mode)?, mode));
+            return Ok(ChessGame::from_position(variant, read(mode)?, mode));
         }
         match read(CastlingMode::Standard) {
-            Ok(position) => Ok(Game::from_position(variant, position, CastlingMode::Standard)),
-            Err(_) => Ok(Game::from_position(variant, read(CastlingMode::Chess960)?, CastlingMode::Chess960)),
+            Ok(position) => Ok(ChessGame::from_position(variant, position, CastlingMode::Standard)),
+            Err(_) => Ok(ChessGame::from_position(variant, read(CastlingMode::Chess960)?, CastlingMode::Chess960)),
         }
     }
 
@@ -117,22 +110,16 @@ impl Game {
                 *last = position;
                 *last_hash = hash;
             }
-            _ => *self = Game::from_position(self.variant, position, self.mode),
+            _ => *self = ChessGame::from_position(self.variant, position, self.mode),
         }
         Ok(())
     }
 
-    /// How castling is written; `None` for rules without castling.
-    pub fn castling_mode(&self) -> Option<CastlingMode> {
-        Some(self.mode)
+    pub fn castling_mode(&self) -> CastlingMode {
+        self.mode
     }
 
-    /// The shakmaty position, for what only chess has (bughouse drops).
-    pub fn chess_position(&self) -> Option<&VariantPosition> {
-        Some(self.position())
-    }
-
-    fn position(&self) -> &VariantPosition {
+    pub fn position(&self) -> &VariantPosition {
         self.positions.last().unwrap_or(&self.start)
     }
 
@@ -178,13 +165,13 @@ impl Game {
     }
 
     /// Whether the pieces stand as in `other`, whoever is to move.
-    pub fn same_board(&self, other: &Game) -> bool {
+    pub fn same_board(&self, other: &ChessGame) -> bool {
         self.position().board() == other.position().board()
     }
 
     /// The current position with `turn` to move and no history: protocol 1's
     /// `white`/`black`. `None` when the rules refuse it.
-    pub fn with_turn(&self, turn: Color) -> Option<Game> {
+    pub fn with_turn(&self, turn: Color) -> Option<ChessGame> {
         let fen = self.fen();
         let mut fields: Vec<&str> = fen.split(' ').collect();
         if fields.len() > 3 {
@@ -195,13 +182,8 @@ impl Game {
     }
 
     /// A game under the same rules (variant, castling) from a FEN.
-    pub fn same_rules_from_fen(&self, fen: &str) -> Result<Game, String> {
-        Game::from_fen_in(fen, self.variant, self.mode)
-    }
-
-    /// The board for protocol 1's `edit`, which sets up chess pieces only.
-    pub fn chess_board(&self) -> Option<shakmaty::Board> {
-        Some(self.position().board().clone())
+    pub fn same_rules_from_fen(&self, fen: &str) -> Result<ChessGame, String> {
+        ChessGame::from_fen_in(fen, self.variant, self.mode)
     }
 
     pub fn fen(&self) -> String {
@@ -268,15 +250,6 @@ impl Game {
         move_text(self.mode, m)
     }
 
-    /// Whether playing `m` makes a draw claimable (threefold repetition or fifty
-    /// moves) without ending the game by itself: such a draw is claimed with
-    /// `offer draw` before the move.
-    pub fn claimable_after(&self, m: Move) -> bool {
-        let mut after = self.clone();
-        after.play(m);
-        matches!(after.claim(), Some(GameEnd { reason: "Draw by repetition" | "50 move rule", .. }))
-    }
-
     /// `highlight` for a piece lifted from `square`: its legal destinations in
     /// capitals (yellow; red for captures, magenta for promotions), the rest empty.
     pub fn highlight(&self, square: &str) -> Option<String> {
@@ -325,85 +298,13 @@ impl Game {
         Some(fen)
     }
 
-    /// The result the rules give the current position, if the game is over.
-    pub fn claim(&self) -> Option<GameEnd> {
-        let position = self.position();
-        match outcome(position, self.variant) {
-            Some(KnownOutcome::Decisive { winner }) => return Some(self.win(winner)),
-            Some(KnownOutcome::Draw) => {
-                let reason = if position.is_insufficient_material() { "Insufficient material" } else { "Stalemate" };
-                return Some(GameEnd { result: "1/2-1/2", reason });
-            }
-            None => {}
-        }
-        if position.halfmoves() >= 100 {
-            return Some(GameEnd { result: "1/2-1/2", reason: "50 move rule" });
-        }
-        if self.repetitions() >= 3 {
-            return Some(GameEnd { result: "1/2-1/2", reason: "Draw by repetition" });
-        }
-        None
-    }
-
-    /// Whether the game may only be claimed drawn here (repetition, fifty
-    /// moves), and the side to move could play on.
-    pub fn is_claimable_draw(&self) -> bool {
-        let position = self.position();
-        outcome(position, self.variant).is_none()
-            && !position.legal_moves().is_empty()
-            && (position.halfmoves() >= 100 || self.repetitions() >= 3)
-    }
-
-    /// How `winner` won the current position, in the variant's own words.
-    fn win(&self, winner: Color) -> GameEnd {
-        let position = self.position();
-        let result = if winner == Color::White { "1-0" } else { "0-1" };
-        let white = winner == Color::White;
-        // A variant's goal first: once reached, shakmaty lists no moves, which looks like mate.
-        let reason = if position.is_variant_end() || !position.is_checkmate() {
-            match self.variant {
-                api::Variant::KING_OF_THE_HILL if white => "White's king reached the hill",
-                api::Variant::KING_OF_THE_HILL => "Black's king reached the hill",
-                api::Variant::THREE_CHECK if white => "White gave the third check",
-                api::Variant::THREE_CHECK => "Black gave the third check",
-                api::Variant::RACING_KINGS if white => "White's king reached the eighth rank",
-                api::Variant::RACING_KINGS => "Black's king reached the eighth rank",
-                api::Variant::ATOMIC if white => "White exploded the king",
-                api::Variant::ATOMIC => "Black exploded the king",
-                api::Variant::HORDE => "Black captured the horde",
-                api::Variant::SUICIDE | api::Variant::GIVEAWAY => {
-                    match (white, position.board().by_color(winner).is_empty()) {
-                        (true, true) => "White lost all pieces",
-                        (false, true) => "Black lost all pieces",
-                        (true, false) => "White wins with no moves left",
-                        (false, false) => "Black wins with no moves left",
-                    }
-                }
-                _ if white => "White wins",
-                _ => "Black wins",
-            }
-        } else if white {
-            "White mates"
-        } else {
-            "Black mates"
-        };
-        GameEnd { result, reason }
-    }
-
-    /// How often the current position has occurred, itself included.
-    fn repetitions(&self) -> usize {
-        let Some(&current) = self.hashes.last() else { return 0 };
-        let reversible = self.position().halfmoves() as usize;
-        self.hashes.iter().rev().take(reversible + 1).filter(|&&h| h == current).count()
-    }
-
     /// The plugin API's view of the moves since the start.
     pub fn plugin_moves(&self) -> Vec<api::Move> {
         self.moves.iter().map(|&m| to_plugin_move(m)).collect()
     }
 
     /// A legal move of the current position from the plugin API's encoding.
-    pub fn from_plugin_move(&self, m: api::Move) -> Option<Move> {
+    pub fn legal_plugin_move(&self, m: api::Move) -> Option<Move> {
         from_plugin_move(self.position(), m)
     }
 
@@ -412,7 +313,7 @@ impl Game {
         let mut game = self.clone();
         let mut moves = Vec::with_capacity(line.len());
         for &m in line {
-            let Some(m) = game.from_plugin_move(m) else { break };
+            let Some(m) = game.legal_plugin_move(m) else { break };
             moves.push(m);
             game.play(m);
         }
@@ -460,7 +361,7 @@ mod tests {
 
     #[test]
     fn castling_in_both_spellings() {
-        let mut game = Game::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1").unwrap();
+        let mut game = ChessGame::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1").unwrap();
         let king_move = game.parse_move("e1g1").unwrap();
         let king_takes_rook = game.parse_move("e1h1").unwrap();
         assert_eq!(king_move, king_takes_rook);
@@ -471,7 +372,7 @@ mod tests {
 
     #[test]
     fn san_is_read_too() {
-        let game = Game::default();
+        let game = ChessGame::default();
         assert_eq!(game.parse_move("Nf3").map(|m| game.move_text(m)), Ok("g1f3".into()));
         assert_eq!(game.parse_move("e4").map(|m| game.move_text(m)), Ok("e2e4".into()));
         assert!(game.parse_move("Nf4").is_err());
@@ -479,47 +380,27 @@ mod tests {
 
     #[test]
     fn highlight_marks_destinations() {
-        let game = Game::default();
+        let game = ChessGame::default();
         assert_eq!(game.highlight("g1").as_deref(), Some("8/8/8/8/8/5Y1Y/8/8"));
         assert_eq!(game.highlight("e4").as_deref(), Some("8/8/8/8/8/8/8/8"));
-        let game = Game::from_fen("4k3/1P6/8/8/8/8/8/4K2R w K - 0 1").unwrap();
+        let game = ChessGame::from_fen("4k3/1P6/8/8/8/8/8/4K2R w K - 0 1").unwrap();
         assert_eq!(game.highlight("b7").as_deref(), Some("1M6/8/8/8/8/8/8/8"));
         assert_eq!(game.highlight("e1").as_deref(), Some("8/8/8/8/8/8/3YYY2/3Y1YY1"));
     }
 
     #[test]
     fn illegal_moves_are_refused() {
-        let game = Game::default();
+        let game = ChessGame::default();
         assert!(game.parse_move("e2e5").is_err());
         assert!(game.parse_move("e7e5").is_err());
         assert!(game.parse_move("zz").is_err());
     }
 
     #[test]
-    fn claims_mate_and_repetition() {
-        let mut game = Game::default();
-        for m in ["f2f3", "e7e5", "g2g4", "d8h4"] {
-            let m = game.parse_move(m).unwrap();
-            game.play(m);
-        }
-        assert_eq!(game.claim(), Some(GameEnd { result: "0-1", reason: "Black mates" }));
-
-        let mut game = Game::default();
-        for m in ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1"] {
-            let m = game.parse_move(m).unwrap();
-            game.play(m);
-            assert_eq!(game.claim(), None);
-        }
-        let m = game.parse_move("f6g8").unwrap();
-        game.play(m);
-        assert_eq!(game.claim().map(|e| e.reason), Some("Draw by repetition"));
-    }
-
-    #[test]
     fn plugin_moves_round_trip() {
-        let game = Game::from_fen("r3k2r/1P6/8/8/8/8/8/R3K2R w KQkq - 0 1").unwrap();
+        let game = ChessGame::from_fen("r3k2r/1P6/8/8/8/8/8/R3K2R w KQkq - 0 1").unwrap();
         for m in game.position().legal_moves() {
-            assert_eq!(game.from_plugin_move(to_plugin_move(m)), Some(m));
+            assert_eq!(game.legal_plugin_move(to_plugin_move(m)), Some(m));
         }
     }
 }

@@ -1,11 +1,287 @@
 //! The game: its rules, where it started, the moves since, and result claims.
+//! [`Game`] is what the rest of the host sees, the same for every rule set;
+//! each rule set keeps its own positions and moves (`chess.rs`: shakmaty's).
+//! What only chess has (pockets, the book's and tablebases' positions, Chess960
+//! castling, `edit`'s board) comes as an `Option`, `None` under other rules.
 
 mod chess;
+mod moves;
 
 use plugboard_plugin_api as api;
-use shakmaty::CastlingMode;
+use shakmaty::{CastlingMode, Color, Position, variant::VariantPosition};
 
-pub use self::chess::{Game, GameEnd, square_name, to_plugin_move};
+use self::chess::ChessGame;
+pub use self::{chess::square_name, moves::GameMove};
+
+/// A finished game as the engine claims it: `RESULT {REASON}`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameEnd {
+    pub result: &'static str,
+    pub reason: &'static str,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Game {
+    rules: Rules,
+}
+
+/// A second rule set is a second arm: every method of [`Game`] matches on it,
+/// so the compiler lists what the new rules must answer.
+#[derive(Debug, Clone)]
+enum Rules {
+    Chess(ChessGame),
+}
+
+impl Default for Rules {
+    fn default() -> Rules {
+        Rules::Chess(ChessGame::default())
+    }
+}
+
+impl From<ChessGame> for Game {
+    fn from(game: ChessGame) -> Game {
+        Game { rules: Rules::Chess(game) }
+    }
+}
+
+impl Game {
+    /// A game of `variant` from its usual start, with castling written as `mode` prescribes.
+    pub fn new(variant: api::Variant, mode: CastlingMode) -> Game {
+        ChessGame::new(variant, mode).into()
+    }
+
+    /// An orthodox game from a FEN (X-FEN or Shredder-FEN castling for Chess960 starts).
+    pub fn from_fen(fen: &str) -> Result<Game, String> {
+        ChessGame::from_fen(fen).map(Game::from)
+    }
+
+    /// A game of `variant` from a FEN (with holdings in brackets or as a ninth rank
+    /// for crazyhouse, check counts for three-check). In a Chess960 game castling
+    /// is always read and written the Chess960 way, even from a start that looks standard.
+    pub fn from_fen_in(fen: &str, variant: api::Variant, mode: CastlingMode) -> Result<Game, String> {
+        ChessGame::from_fen_in(fen, variant, mode).map(Game::from)
+    }
+
+    /// A game under the same rules (variant, castling) from a FEN.
+    pub fn same_rules_from_fen(&self, fen: &str) -> Result<Game, String> {
+        match &self.rules {
+            Rules::Chess(game) => game.same_rules_from_fen(fen).map(Game::from),
+        }
+    }
+
+    /// The current position with `turn` to move and no history: protocol 1's
+    /// `white`/`black`. `None` when the rules refuse it.
+    pub fn with_turn(&self, turn: Color) -> Option<Game> {
+        match &self.rules {
+            Rules::Chess(game) => game.with_turn(turn).map(Game::from),
+        }
+    }
+
+    pub fn variant(&self) -> api::Variant {
+        match &self.rules {
+            Rules::Chess(game) => game.variant(),
+        }
+    }
+
+    /// The variant's name in the protocol.
+    pub fn cecp_name(&self) -> &'static str {
+        match &self.rules {
+            Rules::Chess(game) => game.cecp_name(),
+        }
+    }
+
+    /// The current position with these pockets (CECP `holding`, crazyhouse only);
+    /// `white` and `black` are piece letters, as in `holding [PPN] [q]`.
+    pub fn set_pockets(&mut self, white: &str, black: &str) -> Result<(), String> {
+        match &mut self.rules {
+            Rules::Chess(game) => game.set_pockets(white, black),
+        }
+    }
+
+    /// How castling is written; `None` for rules without castling.
+    pub fn castling_mode(&self) -> Option<CastlingMode> {
+        match &self.rules {
+            Rules::Chess(game) => Some(game.castling_mode()),
+        }
+    }
+
+    /// The shakmaty position, for what only chess has (bughouse drops).
+    pub fn chess_position(&self) -> Option<&VariantPosition> {
+        match &self.rules {
+            Rules::Chess(game) => Some(game.position()),
+        }
+    }
+
+    /// The position when the rules are orthodox chess (Chess960 included), for the
+    /// opening book and the tablebases.
+    pub fn orthodox_position(&self) -> Option<&shakmaty::Chess> {
+        match &self.rules {
+            Rules::Chess(game) => game.orthodox_position(),
+        }
+    }
+
+    /// The board for protocol 1's `edit`, which sets up chess pieces only.
+    pub fn chess_board(&self) -> Option<shakmaty::Board> {
+        match &self.rules {
+            Rules::Chess(game) => Some(game.position().board().clone()),
+        }
+    }
+
+    /// The side to move; White is the side that moves first.
+    pub fn turn(&self) -> Color {
+        match &self.rules {
+            Rules::Chess(game) => game.turn(),
+        }
+    }
+
+    /// The number of the current full move, from 1; counted on from a FEN's.
+    pub fn fullmoves(&self) -> u32 {
+        match &self.rules {
+            Rules::Chess(game) => game.fullmoves(),
+        }
+    }
+
+    pub fn fen(&self) -> String {
+        match &self.rules {
+            Rules::Chess(game) => game.fen(),
+        }
+    }
+
+    pub fn legal_moves(&self) -> Vec<GameMove> {
+        match &self.rules {
+            Rules::Chess(game) => game.legal_moves().into_iter().map(GameMove::Chess).collect(),
+        }
+    }
+
+    pub fn is_legal(&self, m: GameMove) -> bool {
+        match (&self.rules, m) {
+            (Rules::Chess(game), GameMove::Chess(m)) => game.is_legal(m),
+        }
+    }
+
+    /// Whether neither side has the material left to win, so a draw offer is taken.
+    pub fn is_insufficient_material(&self) -> bool {
+        match &self.rules {
+            Rules::Chess(game) => game.is_insufficient_material(),
+        }
+    }
+
+    /// Whether no pawns are left, for judging how drawn an endgame is.
+    pub fn is_pawnless(&self) -> bool {
+        match &self.rules {
+            Rules::Chess(game) => game.is_pawnless(),
+        }
+    }
+
+    /// Whether the pieces stand as in `other`, whoever is to move.
+    pub fn same_board(&self, other: &Game) -> bool {
+        match (&self.rules, &other.rules) {
+            (Rules::Chess(game), Rules::Chess(other)) => game.same_board(other),
+        }
+    }
+
+    /// Reads a move in coordinate notation or SAN; `Err` is the reason it is
+    /// illegal here.
+    pub fn parse_move(&self, text: &str) -> Result<GameMove, &'static str> {
+        match &self.rules {
+            Rules::Chess(game) => game.parse_move(text).map(GameMove::Chess),
+        }
+    }
+
+    /// How the GUI should see `m`: coordinates, and `O-O`/`O-O-O` in Chess960.
+    /// Only the rules matter, not the position, so a line of moves from another
+    /// position of this game is written the same way.
+    pub fn move_text(&self, m: GameMove) -> String {
+        match (&self.rules, m) {
+            (Rules::Chess(game), GameMove::Chess(m)) => game.move_text(m),
+        }
+    }
+
+    /// How people write `m`, a move of the current position: SAN for chess.
+    pub fn notation(&self, m: GameMove) -> String {
+        match (&self.rules, m) {
+            (Rules::Chess(game), GameMove::Chess(m)) => game.notation(m),
+        }
+    }
+
+    /// Plays `m`, a legal move of the current position.
+    pub fn play(&mut self, m: GameMove) {
+        match (&mut self.rules, m) {
+            (Rules::Chess(game), GameMove::Chess(m)) => game.play(m),
+        }
+    }
+
+    /// Takes back the last move; false if there is none.
+    pub fn undo(&mut self) -> bool {
+        match &mut self.rules {
+            Rules::Chess(game) => game.undo(),
+        }
+    }
+
+    /// Whether playing `m` makes a draw claimable without ending the game by
+    /// itself: such a draw is claimed with `offer draw` before the move.
+    pub fn claimable_after(&self, m: GameMove) -> bool {
+        match (&self.rules, m) {
+            (Rules::Chess(game), GameMove::Chess(m)) => game.claimable_after(m),
+        }
+    }
+
+    /// `highlight` for a piece lifted from `square`: its legal destinations.
+    pub fn highlight(&self, square: &str) -> Option<String> {
+        match &self.rules {
+            Rules::Chess(game) => game.highlight(square),
+        }
+    }
+
+    /// The result the rules give the current position, if the game is over.
+    pub fn claim(&self) -> Option<GameEnd> {
+        match &self.rules {
+            Rules::Chess(game) => game.claim(),
+        }
+    }
+
+    /// Whether the game may only be claimed drawn here, and the side to move could play on.
+    pub fn is_claimable_draw(&self) -> bool {
+        match &self.rules {
+            Rules::Chess(game) => game.is_claimable_draw(),
+        }
+    }
+
+    /// The plugin API's view of the moves since the start.
+    pub fn plugin_moves(&self) -> Vec<api::Move> {
+        match &self.rules {
+            Rules::Chess(game) => game.plugin_moves(),
+        }
+    }
+
+    /// A legal move of the current position from the plugin API's encoding.
+    pub fn from_plugin_move(&self, m: api::Move) -> Option<GameMove> {
+        match &self.rules {
+            Rules::Chess(game) => game.legal_plugin_move(m).map(GameMove::Chess),
+        }
+    }
+
+    /// The legal start of a line of plugin moves from the current position.
+    pub fn legal_start(&self, line: &[api::Move]) -> Vec<GameMove> {
+        match &self.rules {
+            Rules::Chess(game) => game.legal_start(line).into_iter().map(GameMove::Chess).collect(),
+        }
+    }
+
+    /// The plugin API's view of the current position.
+    pub fn plugin_root(&self) -> api::Position {
+        match &self.rules {
+            Rules::Chess(game) => game.plugin_root(),
+        }
+    }
+
+    /// The plugin API's view of where the game started.
+    pub fn plugin_start(&self) -> api::Position {
+        match &self.rules {
+            Rules::Chess(game) => game.plugin_start(),
+        }
+    }
+}
 
 /// The start of a game of the variant CECP calls `name`, if the host knows its rules.
 pub fn variant_start(name: &str) -> Option<Game> {

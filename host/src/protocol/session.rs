@@ -6,7 +6,7 @@
 
 use std::sync::mpsc::Sender;
 
-use shakmaty::{Color, Move};
+use shakmaty::Color;
 
 use super::{
     Command, Reply,
@@ -18,6 +18,7 @@ use crate::{
     core::{Applied, Core, ENGINE_NAME, Note, Refusal, SystemClock, note::Thought, options::CONFIGURE},
     edit::{Edit, EditStep},
     event::Event,
+    game::GameMove,
     logging::Logging,
     plugins::PluginHost,
     search::ThreadLauncher,
@@ -428,7 +429,7 @@ impl Session {
         // Moves are written as the current game writes them (Chess960 castling),
         // whichever position they belong to.
         let game = self.core.game();
-        let text = |m: Move| game.move_text(m);
+        let text = |m: GameMove| game.move_text(m);
         let reply = match note {
             Note::Move(m) => Reply::Move(text(m)),
             Note::Thought(thought) => return self.show_thought(thought),

@@ -3,7 +3,7 @@
 //! settings that belong to one position (excluded root moves, preset scores).
 
 use plugboard_plugin_api::PresetScore;
-use shakmaty::{CastlingMode, Color, EnPassantMode, fen::Fen};
+use shakmaty::Color;
 
 use crate::game::{Game, GameEnd, GameMove};
 
@@ -89,8 +89,7 @@ impl Setup {
 
     /// A board set up piece by piece: orthodox pieces, under the variant's rules.
     pub fn set_edited(&mut self, edited: Result<shakmaty::Chess, String>) -> Result<(), String> {
-        let fen = edited.map(|position| Fen::from_position(&position, EnPassantMode::Legal).to_string());
-        match fen.and_then(|fen| Game::from_fen_in(&fen, self.game.variant(), CastlingMode::Standard)) {
+        match edited.and_then(|position| self.game.with_edited_board(&position)) {
             Ok(game) => {
                 self.set_game(game);
                 Ok(())

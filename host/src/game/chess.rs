@@ -181,6 +181,13 @@ impl ChessGame {
         self.same_rules_from_fen(&fields.join(" ")).ok()
     }
 
+    /// A game of this variant from a board set up piece by piece (`edit`), with
+    /// castling read as from a FEN.
+    pub fn with_edited_board(&self, position: &shakmaty::Chess) -> Result<ChessGame, String> {
+        let fen = Fen::from_position(position, EnPassantMode::Legal).to_string();
+        ChessGame::from_fen_in(&fen, self.variant, CastlingMode::Standard)
+    }
+
     /// A game under the same rules (variant, castling) from a FEN.
     pub fn same_rules_from_fen(&self, fen: &str) -> Result<ChessGame, String> {
         ChessGame::from_fen_in(fen, self.variant, self.mode)

@@ -69,6 +69,13 @@ impl Game {
         }
     }
 
+    /// A game under these rules from a board `edit` set up: chess pieces only.
+    pub fn with_edited_board(&self, position: &shakmaty::Chess) -> Result<Game, String> {
+        match &self.rules {
+            Rules::Chess(game) => game.with_edited_board(position).map(Game::from),
+        }
+    }
+
     /// The current position with `turn` to move and no history: protocol 1's
     /// `white`/`black`. `None` when the rules refuse it.
     pub fn with_turn(&self, turn: Color) -> Option<Game> {

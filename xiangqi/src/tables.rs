@@ -78,10 +78,10 @@ pub(crate) static ELEPHANT: [Steps; 256] = table!(|file, rank, steps| {
     while i < 4 {
         let (df, dr) = DIAGONALS[i];
         let same_half = (rank <= 4) == (rank + 2 * dr <= 4);
-        if let (Some(to), Some(eye)) = (point(file + 2 * df, rank + 2 * dr), point(file + df, rank + dr)) {
-            if same_half {
-                steps.push(to, eye);
-            }
+        if let (Some(to), Some(eye)) = (point(file + 2 * df, rank + 2 * dr), point(file + df, rank + dr))
+            && same_half
+        {
+            steps.push(to, eye);
         }
         i += 1;
     }
@@ -102,10 +102,10 @@ const fn palace_steps(directions: &[(i32, i32); 4]) -> [Steps; 256] {
                 // One step cannot reach the other palace, so staying in "a"
                 // palace is staying in the mover's own.
                 let (f, r) = (file + df, rank + dr);
-                if in_palace(f, r) {
-                    if let Some(to) = point(f, r) {
-                        steps.push(to, 0);
-                    }
+                if in_palace(f, r)
+                    && let Some(to) = point(f, r)
+                {
+                    steps.push(to, 0);
                 }
                 i += 1;
             }

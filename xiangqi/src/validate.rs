@@ -47,16 +47,17 @@ fn check_point(role: Role, color: Color, sq: Square) -> Result<(), FenError> {
         Color::Black => 9 - sq.rank(),
     };
     let in_palace = (3..=5).contains(&file) && rank <= 2;
+    // d0, f0, e1, d2, f2.
+    let advisor_point = in_palace && (file - 3 + rank).is_multiple_of(2);
+    // c0, g0, a2, e2, i2, c4, g4.
+    let elephant_point =
+        rank <= 4 && file.is_multiple_of(2) && rank.is_multiple_of(2) && !(file / 2 + rank / 2).is_multiple_of(2);
     match role {
         Role::General if !in_palace => Err(FenError::GeneralOutsidePalace(sq)),
-        // d0, f0, e1, d2, f2.
-        Role::Advisor if !in_palace || (file - 3 + rank) % 2 != 0 => Err(FenError::AdvisorOffSquares(sq)),
-        // c0, g0, a2, e2, i2, c4, g4.
-        Role::Elephant if rank > 4 || file % 2 != 0 || rank % 2 != 0 || (file / 2 + rank / 2) % 2 != 1 => {
-            Err(FenError::ElephantOffSquares(sq))
-        }
+        Role::Advisor if !advisor_point => Err(FenError::AdvisorOffSquares(sq)),
+        Role::Elephant if !elephant_point => Err(FenError::ElephantOffSquares(sq)),
         Role::Soldier if rank < 3 => Err(FenError::SoldierBehindStart(sq)),
-        Role::Soldier if rank <= 4 && file % 2 != 0 => Err(FenError::SoldierOffFile(sq)),
+        Role::Soldier if rank <= 4 && !file.is_multiple_of(2) => Err(FenError::SoldierOffFile(sq)),
         _ => Ok(()),
     }
 }

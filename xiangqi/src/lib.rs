@@ -34,12 +34,14 @@
 
 mod attacks;
 mod board;
+pub mod chase;
 mod fen;
 mod movegen;
 mod moves;
 mod perft;
 mod piece;
 mod position;
+pub mod repetition;
 mod square;
 mod tables;
 mod validate;
@@ -49,4 +51,5 @@ pub use fen::{FenError, START};
 pub use moves::{MAX_MOVES, Move, MoveList, ParseMoveError};
 pub use piece::{Color, Lettering, Piece, Role};
 pub use position::{Outcome, Position, Undo};
+pub use repetition::{Rule, Verdict};
 pub use square::{ParseSquareError, Square};

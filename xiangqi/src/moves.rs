@@ -89,6 +89,18 @@ impl MoveList {
         self.len = 0;
     }
 
+    /// Removes the move at `index`, putting the last one in its place.
+    ///
+    /// # Panics
+    /// If `index` is out of range.
+    pub fn swap_remove(&mut self, index: usize) -> Move {
+        assert!(index < self.len, "index out of range");
+        let m = self.moves[index];
+        self.len -= 1;
+        self.moves[index] = self.moves[self.len];
+        m
+    }
+
     /// Keeps only the moves for which `keep` holds, in their order.
     pub fn retain(&mut self, mut keep: impl FnMut(Move) -> bool) {
         let mut kept = 0;

@@ -77,6 +77,10 @@ impl Position {
         Position { board, turn, checked, halfmoves, fullmoves, hash }
     }
 
+    pub(crate) fn board(&self) -> &Board {
+        &self.board
+    }
+
     /// The piece on a point, if any.
     #[must_use]
     pub fn piece_at(&self, sq: Square) -> Option<Piece> {

@@ -1,9 +1,6 @@
 //! Evaluation plugins: the root module, and the hot-path function table a search calls.
 
-use std::{
-    ffi::c_void,
-    panic::{AssertUnwindSafe, catch_unwind},
-};
+use std::{ffi::c_void, panic::catch_unwind};
 
 use abi_stable::{
     StableAbi,
@@ -13,7 +10,9 @@ use abi_stable::{
     std_types::{ROption, RResult, RStr, RString},
 };
 
-use crate::{Move, PluginInfo, Position, export::panic_message};
+use crate::{
+    BoardEvaluator, BoardEvaluatorSource, Move, PluginInfo, Position, Variant, export::panic_message, hot_path,
+};
 
 /// What [`Evaluator::evaluate`] returns when the evaluation failed (it panicked).
 /// A search that sees it must abandon the search and return an error.
@@ -60,6 +59,9 @@ pub struct EvalModuleExt {
     /// panic is only a failed score on the hot path, and the host asks this to
     /// tell the user what happened.
     pub last_panic: extern "C" fn() -> ROption<RString>,
+    /// The source of evaluators of board positions (xiangqi and the other boards
+    /// that are not 8×8), for the variants the plugin lists.
+    pub board_source: BoardEvaluatorSource,
 }
 
 impl EvalModuleExt {
@@ -89,6 +91,12 @@ impl EvalModuleRef {
     pub fn last_panic(self) -> Option<String> {
         let last_panic = self.extended().last_panic()?;
         last_panic().into_option().map(String::from)
+    }
+
+    /// The plugin's evaluators of board positions; `None` for a plugin built
+    /// before boards other than 8×8 crossed the boundary.
+    pub fn board_source(self) -> Option<BoardEvaluatorSource> {
+        self.extended().board_source()
     }
 }
 
@@ -170,14 +178,14 @@ impl Evaluator {
 
     /// Wraps a Rust evaluator; every call into it catches panics.
     pub fn from_rust<E: Evaluate>(evaluator: E) -> Evaluator {
-        let notifications = E::INCREMENTAL;
+        let table = hot_path::table(hot_path::Chess(evaluator));
         Evaluator {
-            state: Box::into_raw(Box::new(evaluator)).cast(),
-            evaluate_fn: evaluate_shim::<E>,
-            reset: notifications.then_some(reset_shim::<E> as _),
-            on_make: notifications.then_some(make_shim::<E> as _),
-            on_unmake: notifications.then_some(unmake_shim::<E> as _),
-            release: release_shim::<E>,
+            state: table.state,
+            evaluate_fn: table.evaluate,
+            reset: table.reset,
+            on_make: table.on_make,
+            on_unmake: table.on_unmake,
+            release: table.release,
         }
     }
 }
@@ -202,6 +210,18 @@ pub trait Evaluate: Send + 'static {
     fn on_unmake(&mut self) {}
 }
 
+/// The [`EvalPlugin::Evaluator`] of a plugin that evaluates no 8×8 chess (a xiangqi
+/// evaluation, say): a type with no values, so no such evaluator can ever be made.
+/// Its plugin's `new_evaluator` returns an error.
+#[derive(Debug)]
+pub enum NoEvaluator {}
+
+impl Evaluate for NoEvaluator {
+    fn evaluate(&mut self, _position: &Position) -> i32 {
+        match *self {}
+    }
+}
+
 /// An evaluation plugin written in Rust; see [`crate::export_eval_plugin!`].
 pub trait EvalPlugin: 'static {
     type Evaluator: Evaluate;
@@ -213,6 +233,13 @@ pub trait EvalPlugin: 'static {
     }
 
     fn new_evaluator() -> Result<Self::Evaluator, String>;
+
+    /// An evaluator of `variant`'s board positions, for a plugin that lists a
+    /// variant not played on 8×8 (see [`PluginInfo::variants`]); wrap yours with
+    /// [`BoardEvaluator::from_rust`]. The host asks only for the variants listed.
+    fn new_board_evaluator(variant: Variant) -> Result<BoardEvaluator, String> {
+        Err(format!("no evaluation of {} boards", variant.cecp_name()))
+    }
 
     /// The root module for this plugin, for the export macro and for hosts that
     /// link the plugin in statically.
@@ -226,43 +253,10 @@ pub trait EvalPlugin: 'static {
             set_option: set_option_shim::<Self>,
             source: EvaluatorSource { new_evaluator: new_evaluator_shim::<Self> },
             last_panic: last_panic_shim,
+            board_source: BoardEvaluatorSource { new_evaluator: new_board_evaluator_shim::<Self> },
         }
         .leak_into_module()
     }
-}
-
-unsafe extern "C" fn evaluate_shim<E: Evaluate>(state: *mut c_void, position: &Position) -> i32 {
-    // SAFETY: state is the Box<E> made in from_rust, used by one thread at a time.
-    let evaluator = unsafe { &mut *state.cast::<E>() };
-    match catch_unwind(AssertUnwindSafe(|| evaluator.evaluate(position))) {
-        Ok(score) => score.clamp(-EVAL_LIMIT, EVAL_LIMIT),
-        Err(_) => EVAL_FAILED,
-    }
-}
-
-// A panic in a notification cannot be returned; the next evaluate reports the failure.
-unsafe extern "C" fn reset_shim<E: Evaluate>(state: *mut c_void, root: &Position) {
-    // SAFETY: as in evaluate_shim.
-    let evaluator = unsafe { &mut *state.cast::<E>() };
-    let _ = catch_unwind(AssertUnwindSafe(|| evaluator.reset(root)));
-}
-
-unsafe extern "C" fn make_shim<E: Evaluate>(state: *mut c_void, mv: Move, after: &Position) {
-    // SAFETY: as in evaluate_shim.
-    let evaluator = unsafe { &mut *state.cast::<E>() };
-    let _ = catch_unwind(AssertUnwindSafe(|| evaluator.on_make(mv, after)));
-}
-
-unsafe extern "C" fn unmake_shim<E: Evaluate>(state: *mut c_void) {
-    // SAFETY: as in evaluate_shim.
-    let evaluator = unsafe { &mut *state.cast::<E>() };
-    let _ = catch_unwind(AssertUnwindSafe(|| evaluator.on_unmake()));
-}
-
-unsafe extern "C" fn release_shim<E: Evaluate>(state: *mut c_void) {
-    // SAFETY: state is the Box<E> made in from_rust; Drop calls this once.
-    let evaluator = unsafe { Box::from_raw(state.cast::<E>()) };
-    let _ = catch_unwind(AssertUnwindSafe(move || drop(evaluator)));
 }
 
 extern "C" fn info_shim<P: EvalPlugin>() -> RResult<PluginInfo, RString> {
@@ -280,6 +274,13 @@ extern "C" fn new_evaluator_shim<P: EvalPlugin>() -> RResult<Evaluator, RString>
     match catch_unwind(P::new_evaluator) {
         Ok(Ok(evaluator)) => RResult::ROk(Evaluator::from_rust(evaluator)),
         Ok(Err(message)) => RResult::RErr(message.into()),
+        Err(panic) => RResult::RErr(panic_message(&panic)),
+    }
+}
+
+extern "C" fn new_board_evaluator_shim<P: EvalPlugin>(variant: Variant) -> RResult<BoardEvaluator, RString> {
+    match catch_unwind(|| P::new_board_evaluator(variant)) {
+        Ok(result) => result.map_err(RString::from).into(),
         Err(panic) => RResult::RErr(panic_message(&panic)),
     }
 }

@@ -310,24 +310,33 @@
 //! # }
 //! ```
 
+pub mod board;
 pub mod eval;
 pub mod export;
+mod hot_path;
 pub mod options;
 pub mod position;
+#[cfg(test)]
+mod releases;
 pub mod search;
 pub mod tablebase;
 
 pub use abi_stable;
+pub use board::{
+    BoardKind, BoardPiece, BoardPosition, BoardSquare,
+    eval::{BoardEvaluate, BoardEvaluator, BoardEvaluatorSource},
+    search::{BoardPresetScore, BoardSearchRequest},
+};
 pub use eval::{
     EVAL_FAILED, EVAL_LIMIT, EvalModule, EvalModuleExt, EvalModuleExtRef, EvalModuleRef, EvalPlugin, Evaluate,
-    Evaluator, EvaluatorSource,
+    Evaluator, EvaluatorSource, NoEvaluator,
 };
 pub use options::{OptionKind, OptionSpec, PluginInfo};
 pub use position::{Move, PieceKind, Position, Square, Variant};
 pub use search::{
-    Bound, EVAL_FAILURE_PREFIX, InfoKind, NO_DEADLINE, PresetScore, Reporter, Score, ScoreKind, SearchControl,
-    SearchInfo, SearchModule, SearchModuleExt, SearchModuleExtRef, SearchModuleRef, SearchOutcome, SearchPlugin,
-    SearchRequest,
+    BoardSearchFn, Bound, EVAL_FAILURE_PREFIX, InfoKind, NO_DEADLINE, PresetScore, Reporter, Score, ScoreKind,
+    SearchControl, SearchInfo, SearchModule, SearchModuleExt, SearchModuleExtRef, SearchModuleRef, SearchOutcome,
+    SearchPlugin, SearchRequest,
 };
 pub use tablebase::{TablebaseProbe, TablebaseSource, Wdl};
 

@@ -123,9 +123,13 @@ pub struct PluginInfo {
     pub author: RString,
     pub description: RString,
     pub options: RVec<OptionSpec>,
-    /// Search plugins: the rules they can search, as CECP variant names separated by
-    /// commas (see [`crate::Variant::cecp_name`]); `fischerandom` means Chess960.
-    /// Empty means `normal` only. Evaluations leave it empty.
+    /// The rules the plugin plays, as CECP variant names separated by commas (see
+    /// [`crate::Variant::cecp_name`]); `fischerandom` means Chess960, `xiangqi` is
+    /// played on a [`crate::BoardPosition`]. The host never hands a plugin a
+    /// position of rules it did not list.
+    ///
+    /// Empty means `normal` only for a search, and every 8×8 variant for an
+    /// evaluation (they all use [`crate::Position`]).
     pub variants: RString,
 }
 
@@ -161,6 +165,19 @@ impl PluginInfo {
         if self.variants.is_empty() {
             return name == "normal";
         }
+        self.lists(name)
+    }
+
+    /// Whether an evaluation plugin says it can score positions of `name` (a CECP
+    /// variant name).
+    pub fn evaluates_variant(&self, name: &str) -> bool {
+        if self.variants.is_empty() {
+            return crate::Variant::from_cecp_name(name).is_none_or(|variant| variant.is_8x8());
+        }
+        self.lists(name)
+    }
+
+    fn lists(&self, name: &str) -> bool {
         self.variants.split(',').any(|listed| listed.trim() == name)
     }
 

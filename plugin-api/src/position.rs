@@ -89,6 +89,10 @@ impl Variant {
     /// White has 36 pawns and no king, and wins by mating; Black wins by taking them all.
     pub const HORDE: Variant = Variant(8);
 
+    /// Xiangqi (Chinese chess), on a 9 × 10 [`crate::BoardPosition`].
+    pub const XIANGQI: Variant = Variant(9);
+
+    /// The variants played on 8 × 8 with a [`Position`]: not [`Variant::BOARDS`].
     pub const ALL: [Variant; 9] = [
         Variant::CHESS,
         Variant::ATOMIC,
@@ -100,6 +104,14 @@ impl Variant {
         Variant::RACING_KINGS,
         Variant::HORDE,
     ];
+
+    /// The variants played on other boards, with a [`crate::BoardPosition`].
+    pub const BOARDS: [Variant; 1] = [Variant::XIANGQI];
+
+    /// Whether positions of this variant are 8 × 8 [`Position`]s.
+    pub fn is_8x8(self) -> bool {
+        Variant::ALL.contains(&self)
+    }
 
     /// The name in the protocol's `variant` command; engine-defined for the
     /// variants the protocol does not name.
@@ -114,12 +126,14 @@ impl Variant {
             6 => "crazyhouse",
             7 => "racingkings",
             8 => "horde",
+            9 => "xiangqi",
             _ => "unknown",
         }
     }
 
+    /// The variant CECP calls `name`, on any board.
     pub fn from_cecp_name(name: &str) -> Option<Variant> {
-        Variant::ALL.into_iter().find(|variant| variant.cecp_name() == name)
+        Variant::ALL.into_iter().chain(Variant::BOARDS).find(|variant| variant.cecp_name() == name)
     }
 }
 

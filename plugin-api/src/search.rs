@@ -15,7 +15,10 @@ use abi_stable::{
     std_types::{ROption, RResult, RSlice, RStr, RString},
 };
 
-use crate::{EvaluatorSource, Move, PluginInfo, Position, TablebaseProbe, export::panic_message};
+use crate::{
+    BoardEvaluatorSource, BoardSearchRequest, EvaluatorSource, Move, PluginInfo, Position, TablebaseProbe,
+    export::panic_message,
+};
 
 /// A deadline that never comes.
 pub const NO_DEADLINE: u64 = u64::MAX;
@@ -79,7 +82,22 @@ pub struct SearchModuleExt {
     /// The host's tablebases for the searches to come (`RNone`: none). Called before
     /// each search.
     pub use_tablebases: extern "C" fn(probe: ROption<TablebaseProbe>),
+    /// Searches a board other than 8×8 (a variant the plugin lists, such as
+    /// `xiangqi`) as [`SearchModule::search`] does chess.
+    pub search_board: extern "C" fn(
+        request: &BoardSearchRequest<'_>,
+        eval: BoardEvaluatorSource,
+        reporter: Reporter<'_>,
+    ) -> RResult<SearchOutcome, RString>,
 }
+
+/// The type of [`SearchModuleExt::search_board`] (written out there, where
+/// abi_stable's derive reads it).
+pub type BoardSearchFn = extern "C" fn(
+    request: &BoardSearchRequest<'_>,
+    eval: BoardEvaluatorSource,
+    reporter: Reporter<'_>,
+) -> RResult<SearchOutcome, RString>;
 
 impl SearchModuleExt {
     /// The root module to export: this one, seen as a [`SearchModule`].
@@ -109,6 +127,12 @@ impl SearchModuleRef {
     /// before tablebases were lent, which the host then simply lends nothing.
     pub fn use_tablebases(self) -> Option<extern "C" fn(probe: ROption<TablebaseProbe>)> {
         self.extended().use_tablebases()
+    }
+
+    /// The plugin's [`SearchModuleExt::search_board`]; `None` for a plugin built
+    /// before boards other than 8×8 crossed the boundary, which then plays 8×8 only.
+    pub fn search_board(self) -> Option<BoardSearchFn> {
+        self.extended().search_board()
     }
 }
 
@@ -398,6 +422,16 @@ pub trait SearchPlugin: 'static {
     /// search. The default ignores them.
     fn use_tablebases(_probe: Option<TablebaseProbe>) {}
 
+    /// Searches a board other than 8×8, for a plugin that lists such a variant in
+    /// [`PluginInfo::variants`]; the host calls it only for the variants listed.
+    fn search_board(
+        request: &BoardSearchRequest<'_>,
+        _eval: BoardEvaluatorSource,
+        _reporter: Reporter<'_>,
+    ) -> Result<SearchOutcome, String> {
+        Err(format!("no search of {} boards", request.root.variant.cecp_name()))
+    }
+
     /// The root module for this plugin, for the export macro and for hosts that
     /// link the plugin in statically.
     fn module() -> SearchModuleRef
@@ -410,6 +444,7 @@ pub trait SearchPlugin: 'static {
             set_option: set_option_shim::<Self>,
             search: search_shim::<Self>,
             use_tablebases: use_tablebases_shim::<Self>,
+            search_board: search_board_shim::<Self>,
         }
         .leak_into_module()
     }
@@ -442,6 +477,17 @@ extern "C" fn search_shim<P: SearchPlugin>(
     }
 }
 
+extern "C" fn search_board_shim<P: SearchPlugin>(
+    request: &BoardSearchRequest<'_>,
+    eval: BoardEvaluatorSource,
+    reporter: Reporter<'_>,
+) -> RResult<SearchOutcome, RString> {
+    match catch_unwind(AssertUnwindSafe(|| P::search_board(request, eval, reporter))) {
+        Ok(result) => result.map_err(RString::from).into(),
+        Err(panic) => RResult::RErr(panic_message(&panic)),
+    }
+}
+
 #[cfg(test)]
 mod info_tests {
     use super::*;
@@ -465,141 +511,5 @@ mod info_tests {
             (progress.current_move, progress.current_move_number, progress.root_move_count),
             (ROption::RSome(pv[0]), 3, 20)
         );
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use std::sync::atomic::{AtomicU32, Ordering};
-
-    use abi_stable::{
-        StableAbi,
-        abi_stability::abi_checking::check_layout_compatibility,
-        prefix_type::{PrefixRefTrait, PrefixTypeTrait},
-        std_types::{ROption, RResult, RStr, RString},
-    };
-
-    use super::{SearchModulePrefix, SearchModuleRef, SearchPlugin};
-    use crate::{EvaluatorSource, PluginInfo, Reporter, SearchOutcome, SearchRequest, TablebaseProbe};
-
-    /// The root module as the first release had it, before `use_tablebases`.
-    #[allow(dead_code)]
-    mod first_release {
-        use super::*;
-
-        #[repr(C)]
-        #[derive(StableAbi)]
-        #[sabi(kind(Prefix(prefix_ref = SearchModuleRef, prefix_fields = SearchModulePrefix)))]
-        #[sabi(missing_field(panic))]
-        pub struct SearchModule {
-            pub info: extern "C" fn() -> RResult<PluginInfo, RString>,
-            pub set_option: extern "C" fn(name: RStr<'_>, value: RStr<'_>) -> RResult<(), RString>,
-            #[sabi(last_prefix_field)]
-            pub search: extern "C" fn(
-                request: &SearchRequest<'_>,
-                eval: EvaluatorSource,
-                reporter: Reporter<'_>,
-            ) -> RResult<SearchOutcome, RString>,
-        }
-    }
-
-    /// The root module grown by a field, as one might have tried.
-    #[allow(dead_code)]
-    mod grown {
-        use super::*;
-
-        #[repr(C)]
-        #[derive(StableAbi)]
-        #[sabi(kind(Prefix(prefix_ref = SearchModuleRef, prefix_fields = SearchModulePrefix)))]
-        #[sabi(missing_field(option))]
-        pub struct SearchModule {
-            pub info: extern "C" fn() -> RResult<PluginInfo, RString>,
-            pub set_option: extern "C" fn(name: RStr<'_>, value: RStr<'_>) -> RResult<(), RString>,
-            #[sabi(last_prefix_field)]
-            pub search: extern "C" fn(
-                request: &SearchRequest<'_>,
-                eval: EvaluatorSource,
-                reporter: Reporter<'_>,
-            ) -> RResult<SearchOutcome, RString>,
-            pub use_tablebases: extern "C" fn(probe: ROption<TablebaseProbe>),
-        }
-    }
-
-    extern "C" fn info() -> RResult<PluginInfo, RString> {
-        RResult::ROk(PluginInfo::new("first", "0.1.0"))
-    }
-
-    extern "C" fn set_option(_name: RStr<'_>, _value: RStr<'_>) -> RResult<(), RString> {
-        RResult::ROk(())
-    }
-
-    extern "C" fn search(
-        _request: &SearchRequest<'_>,
-        _eval: EvaluatorSource,
-        _reporter: Reporter<'_>,
-    ) -> RResult<SearchOutcome, RString> {
-        RResult::RErr("not here".into())
-    }
-
-    static LENT: AtomicU32 = AtomicU32::new(0);
-
-    struct Current;
-
-    impl SearchPlugin for Current {
-        fn info() -> PluginInfo {
-            PluginInfo::new("current", "0.1.0")
-        }
-
-        fn search(
-            _request: &SearchRequest<'_>,
-            _eval: EvaluatorSource,
-            _reporter: Reporter<'_>,
-        ) -> Result<SearchOutcome, String> {
-            Err("not here".into())
-        }
-
-        fn use_tablebases(probe: Option<TablebaseProbe>) {
-            LENT.store(probe.map_or(1, |probe| probe.max_pieces + 10), Ordering::SeqCst);
-        }
-    }
-
-    #[test]
-    fn plugins_of_the_first_release_and_of_now_load_in_either_host() {
-        // abi_stable's check when a host loads a plugin: the host's root module
-        // (interface) against the library's (implementation).
-        let now = <SearchModuleRef as StableAbi>::LAYOUT;
-        let first = <first_release::SearchModuleRef as StableAbi>::LAYOUT;
-        check_layout_compatibility(now, first).unwrap();
-        check_layout_compatibility(first, now).unwrap();
-        // Growing the root module itself would have shut out every older plugin.
-        assert!(check_layout_compatibility(<grown::SearchModuleRef as StableAbi>::LAYOUT, first).is_err());
-    }
-
-    #[test]
-    fn a_plugin_of_the_first_release_lacks_only_the_later_entries() {
-        let old = first_release::SearchModule { info, set_option, search }.leak_into_prefix();
-        // SAFETY: the layouts are compatible (see above); this is the cast abi_stable's
-        // `LibHeader::init_root_module` makes.
-        let module = SearchModuleRef::from_prefix_ref(unsafe { old.to_prefix_ref().cast::<SearchModulePrefix>() });
-        assert!(module.use_tablebases().is_none());
-        assert_eq!((module.info())().unwrap().name.as_str(), "first");
-    }
-
-    #[test]
-    fn a_plugin_of_now_receives_the_tablebases() {
-        let module = Current::module();
-        assert_eq!((module.info())().unwrap().name.as_str(), "current");
-        let use_tablebases = module.use_tablebases().expect("the entry");
-        use_tablebases(ROption::RNone);
-        assert_eq!(LENT.load(Ordering::SeqCst), 1);
-        struct Nothing;
-        impl crate::TablebaseSource for Nothing {
-            fn probe_wdl(&self, _position: &crate::Position) -> Option<crate::Wdl> {
-                None
-            }
-        }
-        static NOTHING: Nothing = Nothing;
-        use_tablebases(ROption::RSome(TablebaseProbe::new(&NOTHING, 5)));
-        assert_eq!(LENT.load(Ordering::SeqCst), 15);
     }
 }

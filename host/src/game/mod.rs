@@ -296,7 +296,11 @@ pub fn variant_start(name: &str) -> Option<Game> {
         "fischerandom" => Game::new(api::Variant::CHESS, CastlingMode::Chess960),
         // The board's rules are crazyhouse's; a bughouse partner's captures arrive with `holding`.
         "bughouse" => Game::new(api::Variant::CRAZYHOUSE, CastlingMode::Standard),
-        _ => Game::new(api::Variant::from_cecp_name(name)?, CastlingMode::Standard),
+        // Only the variants whose rules shakmaty has; `from_cecp_name` knows other boards too.
+        _ => Game::new(
+            api::Variant::from_cecp_name(name).filter(|&v| plugboard_shakmaty::rules_of(v).is_some())?,
+            CastlingMode::Standard,
+        ),
     })
 }
 

@@ -7,7 +7,8 @@
 //! their evaluation through [`SearchEval`].
 
 use plugboard_plugin_api::{
-    EVAL_FAILED, EVAL_FAILURE_PREFIX, EVAL_LIMIT, Evaluate, Evaluator, Move, Position, SearchRequest,
+    BoardEvaluate, BoardEvaluator, BoardPosition, EVAL_FAILED, EVAL_FAILURE_PREFIX, EVAL_LIMIT, Evaluate, Evaluator,
+    Move, Position, SearchRequest,
 };
 
 /// What the search needs from an evaluation.
@@ -86,6 +87,82 @@ impl<E: Evaluate> Evaluation for Direct<E> {
     }
 }
 
+/// What the xiangqi search needs from an evaluation: [`Evaluation`] for
+/// [`BoardPosition`]s.
+pub trait BoardEvaluation {
+    /// As [`Evaluation::evaluate`].
+    fn evaluate(&mut self, position: &BoardPosition) -> i32;
+
+    fn wants_notifications(&self) -> bool {
+        false
+    }
+
+    fn reset(&mut self, _root: &BoardPosition) {}
+    fn on_make(&mut self, _mv: Move, _after: &BoardPosition) {}
+    fn on_unmake(&mut self) {}
+}
+
+impl BoardEvaluation for BoardEvaluator {
+    #[inline(always)]
+    fn evaluate(&mut self, position: &BoardPosition) -> i32 {
+        BoardEvaluator::evaluate(self, position)
+    }
+
+    #[inline]
+    fn wants_notifications(&self) -> bool {
+        BoardEvaluator::wants_notifications(self)
+    }
+
+    fn reset(&mut self, root: &BoardPosition) {
+        self.notify_reset(root);
+    }
+
+    fn on_make(&mut self, mv: Move, after: &BoardPosition) {
+        self.notify_make(mv, after);
+    }
+
+    fn on_unmake(&mut self) {
+        self.notify_unmake();
+    }
+}
+
+impl<E: BoardEvaluate> BoardEvaluation for Direct<E> {
+    #[inline(always)]
+    fn evaluate(&mut self, position: &BoardPosition) -> i32 {
+        let score = self.0.evaluate(position);
+        if score == EVAL_FAILED { score } else { score.clamp(-EVAL_LIMIT, EVAL_LIMIT) }
+    }
+
+    fn wants_notifications(&self) -> bool {
+        E::INCREMENTAL
+    }
+
+    fn reset(&mut self, root: &BoardPosition) {
+        self.0.reset(root);
+    }
+
+    fn on_make(&mut self, mv: Move, after: &BoardPosition) {
+        self.0.on_make(mv, after);
+    }
+
+    fn on_unmake(&mut self) {
+        self.0.on_unmake();
+    }
+}
+
+/// The noise of CECP `random` for the position hashed `key`: up to `amount`
+/// centipawns (at most 100) either way, keyed by the position so a
+/// transposition gets the same value.
+#[inline]
+pub(crate) fn noise(key: u64, amount: u32, seed: u64) -> i32 {
+    let amount = amount.min(100);
+    if amount == 0 {
+        return 0;
+    }
+    let mixed = (key ^ seed).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32;
+    (mixed % (2 * u64::from(amount) + 1)) as i32 - amount as i32
+}
+
 /// Makes the evaluation a search starts with. A failure is the evaluation's,
 /// not the search's, and the message's prefix tells the host so.
 pub(crate) fn create<E>(new_eval: impl FnOnce() -> Result<E, String>) -> Result<E, String> {
@@ -125,11 +202,7 @@ impl<E: Evaluation> SearchEval<E> {
     /// position, so a transposition gets the same value.
     #[inline]
     pub(crate) fn noise(&self, key: u64) -> i32 {
-        if self.noise == 0 {
-            return 0;
-        }
-        let mixed = (key ^ self.noise_seed).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32;
-        (mixed % (2 * u64::from(self.noise) + 1)) as i32 - self.noise as i32
+        noise(key, self.noise, self.noise_seed)
     }
 
     #[inline]

@@ -16,6 +16,7 @@ mod score;
 mod search;
 mod tt;
 mod variant;
+pub mod xiangqi;
 
 use std::sync::{
     Mutex,
@@ -23,12 +24,12 @@ use std::sync::{
 };
 
 use plugboard_plugin_api::{
-    EvaluatorSource, OptionSpec, PluginInfo, Reporter, SearchOutcome, SearchPlugin, SearchRequest, TablebaseProbe,
-    Variant,
+    BoardEvaluatorSource, BoardSearchRequest, EvaluatorSource, OptionSpec, PluginInfo, Reporter, SearchOutcome,
+    SearchPlugin, SearchRequest, TablebaseProbe, Variant,
 };
 
 pub use convert::{board_from_fen, board_to_position, move_from_cozy, move_to_cozy, position_to_board};
-pub use eval::{Direct, Evaluation};
+pub use eval::{BoardEvaluation, Direct, Evaluation};
 pub use perft::perft;
 pub use score::{MATE, MAX_PLY, to_score};
 pub use search::SearchOptions;
@@ -87,6 +88,15 @@ impl SearchPlugin for AlphaBeta {
         search_with(request, || eval.create(), reporter, AlphaBeta::options())
     }
 
+    fn search_board(
+        request: &BoardSearchRequest<'_>,
+        eval: BoardEvaluatorSource,
+        reporter: Reporter<'_>,
+    ) -> Result<SearchOutcome, String> {
+        let variant = request.root.variant;
+        xiangqi::run(request, || eval.create(variant), reporter)
+    }
+
     fn use_tablebases(probe: Option<TablebaseProbe>) {
         *TABLEBASES.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = probe;
     }
@@ -124,9 +134,11 @@ where
 }
 
 /// Every variant this search plays, as CECP names: orthodox chess and Chess960
-/// through cozy-chess, the rest through shakmaty.
+/// through cozy-chess, the other 8×8 variants through shakmaty, and xiangqi
+/// through plugboard-xiangqi.
 pub fn supported_variants() -> String {
     let mut names: Vec<&str> = Variant::ALL.iter().map(|variant| variant.cecp_name()).collect();
     names.insert(1, "fischerandom");
+    names.push(Variant::XIANGQI.cecp_name());
     names.join(",")
 }

@@ -89,10 +89,17 @@ fn zeroed_slots(len: usize) -> Option<Vec<Slot>> {
     }
 }
 
+/// A move as the table keeps it: in 16 bits, 0 for none. Each game's search
+/// brings its own moves (cozy-chess's for chess, the xiangqi crate's).
+pub trait TtMove: Copy {
+    fn pack(self) -> u16;
+    fn unpack(packed: u16) -> Option<Self>;
+}
+
 /// What a probe finds.
 #[derive(Clone, Copy, Debug)]
-pub struct TtEntry {
-    pub mv: Option<Move>,
+pub struct TtEntry<M = Move> {
+    pub mv: Option<M>,
     /// Already converted back from "mate from here" to "mate from the root".
     pub score: i32,
     pub depth: i32,
@@ -185,7 +192,7 @@ impl TranspositionTable {
         (Packed::from_bits(data), check ^ data == key)
     }
 
-    pub fn probe(&self, key: u64, ply: usize) -> Option<TtEntry> {
+    pub fn probe<M: TtMove>(&self, key: u64, ply: usize) -> Option<TtEntry<M>> {
         let (_, slot) = self.find(key)?;
         let bound = match slot.flags & 3 {
             1 => Bound::Exact,
@@ -193,7 +200,7 @@ impl TranspositionTable {
             _ => Bound::Upper,
         };
         Some(TtEntry {
-            mv: unpack_move(slot.mv),
+            mv: M::unpack(slot.mv),
             score: score_from_tt(i32::from(slot.score), ply),
             depth: i32::from(slot.depth),
             bound,
@@ -204,10 +211,10 @@ impl TranspositionTable {
     /// Stores a search result for `key`, found at `ply` from the root, with the
     /// position's static evaluation if known.
     #[allow(clippy::too_many_arguments)]
-    pub fn store(
+    pub fn store<M: TtMove>(
         &self,
         key: u64,
-        mv: Option<Move>,
+        mv: Option<M>,
         score: i32,
         depth: i32,
         bound: Bound,
@@ -233,7 +240,7 @@ impl TranspositionTable {
             return;
         }
         let packed = match mv {
-            Some(mv) => pack_move(mv),
+            Some(mv) => mv.pack(),
             None if same => old.mv,
             None => 0,
         };
@@ -290,20 +297,22 @@ fn score_from_tt(score: i32, ply: usize) -> i32 {
 const PROMOTIONS: [Option<Piece>; 5] =
     [None, Some(Piece::Knight), Some(Piece::Bishop), Some(Piece::Rook), Some(Piece::Queen)];
 
-fn pack_move(mv: Move) -> u16 {
-    let promotion = PROMOTIONS.iter().position(|&p| p == mv.promotion).unwrap_or(0) as u16;
-    (mv.from as u16) | ((mv.to as u16) << 6) | (promotion << 12)
-}
-
-fn unpack_move(packed: u16) -> Option<Move> {
-    if packed == 0 {
-        return None;
+impl TtMove for Move {
+    fn pack(self) -> u16 {
+        let promotion = PROMOTIONS.iter().position(|&p| p == self.promotion).unwrap_or(0) as u16;
+        (self.from as u16) | ((self.to as u16) << 6) | (promotion << 12)
     }
-    Some(Move {
-        from: Square::index(usize::from(packed & 63)),
-        to: Square::index(usize::from((packed >> 6) & 63)),
-        promotion: PROMOTIONS.get(usize::from((packed >> 12) & 7)).copied().flatten(),
-    })
+
+    fn unpack(packed: u16) -> Option<Move> {
+        if packed == 0 {
+            return None;
+        }
+        Some(Move {
+            from: Square::index(usize::from(packed & 63)),
+            to: Square::index(usize::from((packed >> 6) & 63)),
+            promotion: PROMOTIONS.get(usize::from((packed >> 12) & 7)).copied().flatten(),
+        })
+    }
 }
 
 /// The table kept between searches, so later moves of a game reuse what earlier searches learnt.
@@ -349,11 +358,11 @@ mod tests {
     fn stores_and_finds() {
         let tt = TranspositionTable::new(1);
         let mv = Move { from: Square::E7, to: Square::E8, promotion: Some(Piece::Knight) };
-        tt.store(42, Some(mv), 17, 5, Bound::Lower, 3, Some(-40));
-        let entry = tt.probe(42, 3).unwrap();
+        tt.store::<Move>(42, Some(mv), 17, 5, Bound::Lower, 3, Some(-40));
+        let entry = tt.probe::<Move>(42, 3).unwrap();
         assert_eq!(entry.mv, Some(mv));
         assert_eq!((entry.score, entry.depth, entry.bound, entry.eval), (17, 5, Bound::Lower, Some(-40)));
-        assert!(tt.probe(43, 3).is_none());
+        assert!(tt.probe::<Move>(43, 3).is_none());
     }
 
     #[test]
@@ -364,11 +373,11 @@ mod tests {
             let mut tt = TranspositionTable::new(size_mb);
             let keys: Vec<u64> = (1..=64u64).map(|n| n.wrapping_mul(0x9E37_79B9_7F4A_7C15)).collect();
             for &key in &keys {
-                tt.store(key, None, 5, 3, Bound::Exact, 0, Some(5));
+                tt.store::<Move>(key, None, 5, 3, Bound::Exact, 0, Some(5));
             }
-            assert!(keys.iter().any(|&key| tt.probe(key, 0).is_some()), "{size_mb} MiB: nothing stored");
+            assert!(keys.iter().any(|&key| tt.probe::<Move>(key, 0).is_some()), "{size_mb} MiB: nothing stored");
             tt.clear();
-            assert!(keys.iter().all(|&key| tt.probe(key, 0).is_none()), "{size_mb} MiB: an entry survived");
+            assert!(keys.iter().all(|&key| tt.probe::<Move>(key, 0).is_none()), "{size_mb} MiB: an entry survived");
             assert_eq!(tt.size_mb(), size_mb);
         }
     }
@@ -377,9 +386,9 @@ mod tests {
     fn mate_scores_are_relative_to_the_node() {
         let tt = TranspositionTable::new(1);
         // Mate in 5 plies from the root, found at ply 2: 3 plies from the node.
-        tt.store(7, None, MATE - 5, 9, Bound::Exact, 2, None);
+        tt.store::<Move>(7, None, MATE - 5, 9, Bound::Exact, 2, None);
         // Reached again at ply 4, it is 7 plies from the root.
-        assert_eq!(tt.probe(7, 4).unwrap().score, MATE - 7);
+        assert_eq!(tt.probe::<Move>(7, 4).unwrap().score, MATE - 7);
     }
 
     #[test]
@@ -387,13 +396,13 @@ mod tests {
         use crate::score::TABLEBASE_WIN;
         let tt = TranspositionTable::new(1);
         // A won ending 6 plies from the root, stored at ply 2 and met again at ply 5.
-        tt.store(9, None, TABLEBASE_WIN - 6, 200, Bound::Exact, 2, None);
-        assert_eq!(tt.probe(9, 5).unwrap().score, TABLEBASE_WIN - 9);
-        tt.store(10, None, -TABLEBASE_WIN + 6, 200, Bound::Exact, 2, None);
-        assert_eq!(tt.probe(10, 5).unwrap().score, -TABLEBASE_WIN + 9);
+        tt.store::<Move>(9, None, TABLEBASE_WIN - 6, 200, Bound::Exact, 2, None);
+        assert_eq!(tt.probe::<Move>(9, 5).unwrap().score, TABLEBASE_WIN - 9);
+        tt.store::<Move>(10, None, -TABLEBASE_WIN + 6, 200, Bound::Exact, 2, None);
+        assert_eq!(tt.probe::<Move>(10, 5).unwrap().score, -TABLEBASE_WIN + 9);
         // Evaluations are left alone, however large.
-        tt.store(11, None, plugboard_plugin_api::EVAL_LIMIT, 3, Bound::Lower, 2, None);
-        assert_eq!(tt.probe(11, 5).unwrap().score, plugboard_plugin_api::EVAL_LIMIT);
+        tt.store::<Move>(11, None, plugboard_plugin_api::EVAL_LIMIT, 3, Bound::Lower, 2, None);
+        assert_eq!(tt.probe::<Move>(11, 5).unwrap().score, plugboard_plugin_api::EVAL_LIMIT);
     }
 
     /// Keys that all fall into bucket `bucket` of a 1024-slot table.
@@ -414,10 +423,10 @@ mod tests {
         let tt = TranspositionTable::new(0);
         let (a, b) = (colliding_key(3, 1), colliding_key(3, 2));
         assert_eq!(tt.index(a), tt.index(b));
-        tt.store(a, None, 100, 4, Bound::Exact, 0, None);
-        tt.store(b, None, -200, 7, Bound::Lower, 0, None);
-        assert_eq!(tt.probe(a, 0).map(|entry| entry.score), Some(100));
-        assert_eq!(tt.probe(b, 0).map(|entry| entry.score), Some(-200));
+        tt.store::<Move>(a, None, 100, 4, Bound::Exact, 0, None);
+        tt.store::<Move>(b, None, -200, 7, Bound::Lower, 0, None);
+        assert_eq!(tt.probe::<Move>(a, 0).map(|entry| entry.score), Some(100));
+        assert_eq!(tt.probe::<Move>(b, 0).map(|entry| entry.score), Some(-200));
         let (a_words, b_words) = (words(&tt, a), words(&tt, b));
         let bucket = tt.index(a);
         for (check, data) in [(a_words.0, b_words.1), (b_words.0, a_words.1)] {
@@ -425,7 +434,7 @@ mod tests {
                 slot.check.store(check, Ordering::Relaxed);
                 slot.data.store(data, Ordering::Relaxed);
             }
-            assert!(tt.probe(a, 0).is_none() && tt.probe(b, 0).is_none());
+            assert!(tt.probe::<Move>(a, 0).is_none() && tt.probe::<Move>(b, 0).is_none());
         }
     }
 
@@ -433,18 +442,22 @@ mod tests {
     fn a_full_bucket_gives_up_its_shallowest_or_oldest_entry() {
         let mut tt = TranspositionTable::new(0);
         let [deep, shallow, newcomer, later] = [1, 2, 3, 4].map(|variant| colliding_key(5, variant));
-        tt.store(deep, None, 1, 12, Bound::Exact, 0, None);
-        tt.store(shallow, None, 2, 3, Bound::Exact, 0, None);
-        tt.store(newcomer, None, 3, 1, Bound::Exact, 0, None);
-        assert!(tt.probe(deep, 0).is_some(), "the deep result stays");
-        assert!(tt.probe(shallow, 0).is_none(), "the shallow one makes room");
-        assert!(tt.probe(newcomer, 0).is_some());
+        tt.store::<Move>(deep, None, 1, 12, Bound::Exact, 0, None);
+        tt.store::<Move>(shallow, None, 2, 3, Bound::Exact, 0, None);
+        tt.store::<Move>(newcomer, None, 3, 1, Bound::Exact, 0, None);
+        assert!(tt.probe::<Move>(deep, 0).is_some(), "the deep result stays");
+        assert!(tt.probe::<Move>(shallow, 0).is_none(), "the shallow one makes room");
+        assert!(tt.probe::<Move>(newcomer, 0).is_some());
         // Two searches later the deep entry is stale and goes before a fresh shallow one.
         tt.new_search();
         tt.new_search();
-        tt.store(newcomer, None, 3, 1, Bound::Exact, 0, None);
-        tt.store(later, None, 4, 1, Bound::Exact, 0, None);
-        assert!(tt.probe(deep, 0).is_none() && tt.probe(newcomer, 0).is_some() && tt.probe(later, 0).is_some());
+        tt.store::<Move>(newcomer, None, 3, 1, Bound::Exact, 0, None);
+        tt.store::<Move>(later, None, 4, 1, Bound::Exact, 0, None);
+        assert!(
+            tt.probe::<Move>(deep, 0).is_none()
+                && tt.probe::<Move>(newcomer, 0).is_some()
+                && tt.probe::<Move>(later, 0).is_some()
+        );
     }
 
     #[test]
@@ -465,9 +478,9 @@ mod tests {
                         let mut hits = 0;
                         for round in 0..500_000 {
                             let key = keys[(round * 7 + thread * 3) % keys.len()];
-                            tt.store(key, None, score_of(key), depth_of(key), Bound::Exact, 0, None);
+                            tt.store::<Move>(key, None, score_of(key), depth_of(key), Bound::Exact, 0, None);
                             let key = keys[(round * 5 + thread) % keys.len()];
-                            if let Some(entry) = tt.probe(key, 0) {
+                            if let Some(entry) = tt.probe::<Move>(key, 0) {
                                 assert_eq!((entry.score, entry.depth), (score_of(key), depth_of(key)), "{key:#x}");
                                 hits += 1;
                             }

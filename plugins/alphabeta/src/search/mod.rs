@@ -309,7 +309,7 @@ impl<'a, E: Evaluation> Searcher<'a, E> {
         if ply > 0
             && let Some(score) = self.probe_tablebases(board, ply)
         {
-            self.tt.store(key, None, score, MAX_PLY as i32, Bound::Exact, ply, None);
+            self.tt.store(key, None::<Move>, score, MAX_PLY as i32, Bound::Exact, ply, None);
             return score;
         }
 
@@ -532,7 +532,7 @@ impl<'a, E: Evaluation> Searcher<'a, E> {
             best_score = eval;
             if best_score >= beta {
                 if entry.is_none() {
-                    self.tt.store(key, None, best_score, 0, Bound::Lower, ply, static_eval);
+                    self.tt.store(key, None::<Move>, best_score, 0, Bound::Lower, ply, static_eval);
                 }
                 return best_score;
             }

@@ -1,0 +1,254 @@
+//! The root: iterative deepening with aspiration windows, several lines when
+//! asked, root moves that would repeat judged as xboard will judge them, and
+//! what the host is told.
+
+use std::cmp::Reverse;
+
+use plugboard_plugin_api::{NO_DEADLINE, Score, SearchInfo, SearchOutcome, abi_stable::std_types::ROption};
+use plugboard_xiangqi::{
+    Move,
+    repetition::{self, Rule, Verdict},
+};
+
+use super::{search::Searcher, to_api};
+use crate::{
+    eval::BoardEvaluation,
+    score::{INFINITY, MATE, MATE_BOUND, TABLEBASE_WIN, shown_score},
+};
+
+const PROGRESS_INTERVAL_MS: u64 = 100;
+/// The first aspiration window, either side of the last iteration's score.
+const WINDOW: i32 = 25;
+
+/// A root move and what is known of it.
+#[derive(Clone, Copy)]
+struct RootMove {
+    m: Move,
+    /// Repeating with it would lose the game by xboard's rules (perpetual check or chase).
+    forbidden: bool,
+}
+
+impl<E: BoardEvaluation> Searcher<'_, E> {
+    /// The main thread: deepens until a limit, reporting each finished iteration.
+    pub(super) fn iterate(&mut self, moves: Vec<Move>) -> SearchOutcome {
+        let mut root_moves = self.judge_root_moves(moves);
+        let lines = (self.multipv() as usize).clamp(1, root_moves.len());
+        let mut best: Option<(i32, Vec<Move>)> = None;
+        let mut last_progress = 0;
+        for depth in 1..=self.max_depth {
+            self.seldepth = 0;
+            let mut chosen: Vec<Move> = Vec::new();
+            for line in 1..=lines {
+                let previous = if line == 1 { best.as_ref().map(|(score, _)| *score) } else { None };
+                let (score, finished) = self.aspirate(&mut root_moves, &chosen, depth, previous, &mut last_progress);
+                if !finished {
+                    break;
+                }
+                let pv = self.pv[0].clone();
+                let Some(&first) = pv.first() else { break };
+                self.report_line(depth, score, &pv, line, root_moves.len());
+                chosen.push(first);
+                if line == 1 {
+                    best = Some((score, pv));
+                }
+            }
+            if self.stopped {
+                break;
+            }
+            let Some((score, _)) = best else { break };
+            if !self.control.is_infinite() {
+                let soft = self.control.soft_deadline_ms();
+                if self.elapsed_ms() > soft / 2
+                    || (root_moves.len() == 1 && soft != NO_DEADLINE)
+                    || (score.abs() >= MATE_BOUND && depth > MATE - score.abs() + 2)
+                {
+                    break;
+                }
+            }
+        }
+        // Analysis and pondering go on until the host says stop.
+        while self.control.is_infinite() && !self.control.stop_requested() && !self.stopped {
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        let (best, ponder) = match best.filter(|(_, line)| !line.is_empty()) {
+            Some((_, line)) => (line[0], line.get(1).copied()),
+            None => (root_moves[0].m, None),
+        };
+        SearchOutcome { best: ROption::RSome(to_api(best)), ponder: ponder.map(to_api).into() }
+    }
+
+    /// A helper thread: deepens without reporting until the main thread stops,
+    /// starting one ply deeper every other helper so they spread out.
+    pub(super) fn help(&mut self, moves: Vec<Move>, helper: usize) {
+        let mut root_moves = self.judge_root_moves(moves);
+        let mut previous = None;
+        let mut ignored = u64::MAX;
+        for depth in (1 + (helper % 2) as i32)..=self.max_depth {
+            let (score, finished) = self.aspirate(&mut root_moves, &[], depth, previous, &mut ignored);
+            if !finished {
+                return;
+            }
+            previous = Some(score);
+        }
+    }
+
+    fn multipv(&self) -> u32 {
+        self.multipv_lines
+    }
+
+    /// The root moves in their first order, those that would lose by repetition last.
+    fn judge_root_moves(&mut self, moves: Vec<Move>) -> Vec<RootMove> {
+        let hash_move = self.table.probe::<Move>(self.position.hash(), 0).and_then(|entry| entry.mv);
+        let list = {
+            let mut list = plugboard_xiangqi::MoveList::new();
+            moves.iter().for_each(|&m| list.push(m));
+            list
+        };
+        let scores = self.order.score(&self.position, &list, hash_move, 0);
+        let mut root_moves: Vec<(RootMove, i32)> = moves
+            .iter()
+            .zip(scores)
+            .map(|(&m, score)| (RootMove { m, forbidden: self.would_lose(m) }, score))
+            .collect();
+        root_moves.sort_by_key(|&(root_move, score)| (root_move.forbidden, Reverse(score)));
+        root_moves.into_iter().map(|(root_move, _)| root_move).collect()
+    }
+
+    /// Whether playing `m` repeats a position of the game and xboard would call
+    /// the repetition ours to lose: every move of ours since gave check, or
+    /// chased one piece.
+    fn would_lose(&self, m: Move) -> bool {
+        let history = self.history;
+        let after = self.position.after(m);
+        if !history.positions.iter().any(|earlier| earlier.same_placement(&after)) {
+            return false;
+        }
+        let mut positions = history.positions.clone();
+        let mut moves = history.moves.clone();
+        positions.push(after);
+        moves.push(m);
+        let rule = Rule { occurrences: 2, first_position_counts: history.from_start };
+        let us = self.position.turn();
+        match repetition::judge(&positions, &moves, rule) {
+            Some(Verdict::PerpetualCheck { loser } | Verdict::PerpetualChase { loser, .. }) => loser == us,
+            _ => false,
+        }
+    }
+
+    /// One iteration at `depth` for one line, within a window around `previous`
+    /// widened until the score falls inside; the score, and whether the search
+    /// finished (was not stopped).
+    fn aspirate(
+        &mut self,
+        root_moves: &mut [RootMove],
+        excluded: &[Move],
+        depth: i32,
+        previous: Option<i32>,
+        last_progress: &mut u64,
+    ) -> (i32, bool) {
+        let mut window = WINDOW;
+        let (mut alpha, mut beta) = match previous {
+            Some(score) if depth >= 5 && score.abs() < MATE_BOUND => (score - window, score + window),
+            _ => (-INFINITY, INFINITY),
+        };
+        loop {
+            let score = self.search_root(root_moves, excluded, depth, alpha, beta, last_progress);
+            if self.stopped {
+                return (score, false);
+            }
+            if score <= alpha && alpha > -INFINITY {
+                alpha = (alpha - window).max(-INFINITY);
+            } else if score >= beta && beta < INFINITY {
+                beta = (beta + window).min(INFINITY);
+            } else {
+                return (score, true);
+            }
+            window *= 2;
+        }
+    }
+
+    fn search_root(
+        &mut self,
+        root_moves: &mut [RootMove],
+        excluded: &[Move],
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        last_progress: &mut u64,
+    ) -> i32 {
+        self.pv[0].clear();
+        self.reset_eval();
+        let all_forbidden = root_moves.iter().all(|root_move| root_move.forbidden);
+        let mut best_score = -INFINITY;
+        let mut best_index = None;
+        let mut searched = 0;
+        let count = root_moves.len();
+        for (index, &RootMove { m, forbidden }) in root_moves.iter().enumerate() {
+            if excluded.contains(&m) {
+                continue;
+            }
+            self.report_progress(m, index, count, depth, last_progress);
+            let score = if forbidden && !all_forbidden {
+                // Lost by rule: only better than being mated.
+                -(TABLEBASE_WIN - 1)
+            } else {
+                let undo = self.make(m);
+                let score = if searched == 0 {
+                    -self.negamax(depth - 1, -beta, -alpha, 1)
+                } else {
+                    let score = -self.negamax(depth - 1, -alpha - 1, -alpha, 1);
+                    if score > alpha && score < beta && !self.stopped {
+                        -self.negamax(depth - 1, -beta, -alpha, 1)
+                    } else {
+                        score
+                    }
+                };
+                self.unmake(m, undo);
+                score
+            };
+            searched += 1;
+            if self.stopped {
+                break;
+            }
+            if score > best_score {
+                best_score = score;
+                if score > alpha || best_index.is_none() {
+                    best_index = Some(index);
+                    self.update_pv(0, m);
+                }
+                alpha = alpha.max(score);
+                if score >= beta {
+                    break;
+                }
+            }
+        }
+        // The best move leads the next search; the rest keep their order.
+        if let Some(best_index) = best_index {
+            root_moves[..=best_index].rotate_right(1);
+        }
+        best_score
+    }
+
+    fn report_line(&self, depth: i32, score: i32, pv: &[Move], line: usize, root_move_count: usize) {
+        let Some(reporter) = self.reporter else { return };
+        let pv: Vec<plugboard_plugin_api::Move> = pv.iter().map(|&m| to_api(m)).collect();
+        let nodes = self.team.nodes.load(std::sync::atomic::Ordering::Relaxed).max(self.nodes);
+        let info = SearchInfo::line(depth as u32, shown_score(score), nodes, self.elapsed_ms(), &pv)
+            .with_seldepth(self.seldepth as u32)
+            .with_multipv(line as u32);
+        reporter.report(&SearchInfo { root_move_count: root_move_count as u32, ..info });
+    }
+
+    fn report_progress(&mut self, m: Move, index: usize, count: usize, depth: i32, last_progress: &mut u64) {
+        let Some(reporter) = self.reporter else { return };
+        let now = self.elapsed_ms();
+        if now < last_progress.saturating_add(PROGRESS_INTERVAL_MS) {
+            return;
+        }
+        *last_progress = now;
+        let nodes = self.team.nodes.load(std::sync::atomic::Ordering::Relaxed).max(self.nodes);
+        let info =
+            SearchInfo::progress(depth as u32, nodes, now).with_current_move(to_api(m), index as u32 + 1, count as u32);
+        reporter.report(&SearchInfo { seldepth: self.seldepth as u32, score: Score::centipawns(0), ..info });
+    }
+}

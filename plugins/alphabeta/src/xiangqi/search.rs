@@ -1,0 +1,520 @@
+//! One thread's search of a xiangqi position: negamax with principal-variation
+//! windows, the table, null-move and futility pruning, late-move reductions,
+//! check extension and a capture search, over a board played and taken back in
+//! place.
+
+use std::{
+    sync::atomic::{AtomicBool, AtomicU64, Ordering},
+    time::{Duration, Instant},
+};
+
+use plugboard_plugin_api::{BoardPiece, BoardPosition, BoardSearchRequest, Bound, Reporter, SearchControl};
+use plugboard_xiangqi::{Color, Move, MoveList, Position, Role, Undo};
+
+use super::{History, ordering::Ordering as MoveOrder, to_api, to_board};
+use crate::{
+    eval::{BoardEvaluation, noise},
+    score::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, TABLEBASE_BOUND, TABLEBASE_WIN},
+    search::CHECK_EVERY,
+    tt::{TranspositionTable, TtMove},
+};
+
+/// Nodes a thread counts on its own before adding them to the team's count.
+const NODE_BATCH: u64 = 64;
+
+/// What the threads of one search share besides the table.
+pub(crate) struct Team {
+    /// 0 for none; counts every thread's nodes.
+    pub(super) node_limit: u64,
+    pub(super) nodes: AtomicU64,
+    pub(super) stop: AtomicBool,
+    pub(super) eval_failed: AtomicBool,
+}
+
+impl TtMove for Move {
+    fn pack(self) -> u16 {
+        u16::from(self.from.0) | u16::from(self.to.0) << 8
+    }
+
+    fn unpack(packed: u16) -> Option<Move> {
+        // a0a0 is no move, so 0 can stand for none.
+        let m = Move::new(plugboard_xiangqi::Square(packed as u8), plugboard_xiangqi::Square((packed >> 8) as u8));
+        (packed != 0).then_some(m)
+    }
+}
+
+/// Chariots, horses and cannons: a side with none of them may be in zugzwang,
+/// so null moves are not tried for it.
+fn is_attacker(role: Role) -> bool {
+    matches!(role, Role::Chariot | Role::Horse | Role::Cannon)
+}
+
+pub(super) struct Searcher<'a, E> {
+    pub(super) position: Position,
+    /// `position` as the evaluation sees it, kept in step.
+    board: BoardPosition,
+    eval: E,
+    notify: bool,
+    noise: u32,
+    noise_seed: u64,
+    pub(super) table: &'a TranspositionTable,
+    pub(super) team: &'a Team,
+    pub(super) control: &'a SearchControl,
+    pub(super) reporter: Option<Reporter<'a>>,
+    pub(super) start: Instant,
+    pub(super) paused: Duration,
+    pub(super) max_depth: i32,
+    /// Principal variations to report, 1 in play.
+    pub(super) multipv_lines: u32,
+    /// Nodes of this thread, and those not yet added to the team's count.
+    pub(super) nodes: u64,
+    unreported: u64,
+    pub(super) seldepth: usize,
+    pub(super) stopped: bool,
+    /// Keys of the game's positions, then the root's, then one per ply of the path.
+    keys: Vec<u64>,
+    /// Whether the move into the position of the same index gave check.
+    checks: Vec<bool>,
+    /// No repetition reaches back past a null move: the index after it.
+    barrier: usize,
+    /// Chariots, horses and cannons of each side.
+    attackers: [u32; 2],
+    pub(super) order: MoveOrder,
+    pub(super) pv: Vec<Vec<Move>>,
+    preset_scores: Vec<(u64, i32)>,
+    /// The game up to the root, for judging root moves as xboard will.
+    pub(super) history: &'a History,
+}
+
+impl<'a, E: BoardEvaluation> Searcher<'a, E> {
+    pub(super) fn new(
+        request: &BoardSearchRequest<'a>,
+        table: &'a TranspositionTable,
+        team: &'a Team,
+        eval: E,
+        root: &Position,
+        history: &'a History,
+        reporter: Option<Reporter<'a>>,
+    ) -> Searcher<'a, E> {
+        let max_depth = match request.depth {
+            0 => MAX_PLY as i32 - 1,
+            depth => depth.min(MAX_PLY as u32 - 1) as i32,
+        };
+        let mut keys = Vec::with_capacity(history.keys.len() + MAX_PLY + 2);
+        keys.extend_from_slice(&history.keys);
+        let mut checks = Vec::with_capacity(keys.capacity());
+        checks.extend_from_slice(&history.checks);
+        let mut attackers = [0; 2];
+        for color in [Color::Red, Color::Black] {
+            attackers[color.index()] = root.pieces(color).filter(|(_, piece)| is_attacker(piece.role)).count() as u32;
+        }
+        Searcher {
+            board: to_board(root),
+            position: root.clone(),
+            notify: eval.wants_notifications(),
+            eval,
+            noise: request.eval_noise,
+            noise_seed: request.noise_seed,
+            table,
+            team,
+            control: request.control,
+            reporter,
+            start: Instant::now(),
+            paused: Duration::ZERO,
+            max_depth,
+            multipv_lines: request.multipv.max(1),
+            nodes: 0,
+            unreported: 0,
+            seldepth: 0,
+            stopped: false,
+            barrier: 0,
+            keys,
+            checks,
+            attackers,
+            order: MoveOrder::new(),
+            pv: vec![Vec::new(); MAX_PLY + 2],
+            preset_scores: request
+                .preset_scores
+                .iter()
+                .filter_map(|preset| Some((super::from_board(&preset.position).ok()?.hash(), preset.centipawns)))
+                .collect(),
+            history,
+        }
+    }
+
+    pub(super) fn elapsed_ms(&self) -> u64 {
+        self.start.elapsed().saturating_sub(self.paused).as_millis() as u64
+    }
+
+    pub(super) fn reset_eval(&mut self) {
+        if self.notify {
+            self.eval.reset(&self.board);
+        }
+    }
+
+    /// Plays `m` on the position, the board and the path.
+    pub(super) fn make(&mut self, m: Move) -> Undo {
+        let moving = self.board.squares[usize::from(m.from.0)];
+        let undo = self.position.play(m);
+        if let Some(captured) = undo.captured()
+            && is_attacker(captured.role)
+        {
+            self.attackers[captured.color.index()] -= 1;
+        }
+        self.board.put(m.from.0, None);
+        self.board.put(m.to.0, Some(BoardPiece(moving)));
+        self.board.side_to_move ^= 1;
+        self.board.halfmove_clock = self.position.halfmoves().min(u32::from(u16::MAX)) as u16;
+        self.board.fullmove_number = self.position.fullmoves();
+        self.keys.push(self.position.hash());
+        self.checks.push(self.position.is_check());
+        if self.notify {
+            self.eval.on_make(to_api(m), &self.board);
+        }
+        undo
+    }
+
+    pub(super) fn unmake(&mut self, m: Move, undo: Undo) {
+        self.position.undo(m, undo);
+        let moving = self.board.squares[usize::from(m.to.0)];
+        self.board.put(m.from.0, Some(BoardPiece(moving)));
+        self.board.put(m.to.0, undo.captured().map(|piece| BoardPiece(piece.code())));
+        if let Some(captured) = undo.captured()
+            && is_attacker(captured.role)
+        {
+            self.attackers[captured.color.index()] += 1;
+        }
+        self.board.side_to_move ^= 1;
+        self.board.halfmove_clock = self.position.halfmoves().min(u32::from(u16::MAX)) as u16;
+        self.board.fullmove_number = self.position.fullmoves();
+        self.keys.pop();
+        self.checks.pop();
+        if self.notify {
+            self.eval.on_unmake();
+        }
+    }
+
+    /// The static evaluation of the current position, noise included; `None`
+    /// when the evaluation failed, which stops every thread.
+    fn evaluate(&mut self) -> Option<i32> {
+        let score = self.eval.evaluate(&self.board);
+        if score == plugboard_plugin_api::EVAL_FAILED {
+            self.team.eval_failed.store(true, Ordering::Relaxed);
+            self.team.stop_all();
+            self.stopped = true;
+            return None;
+        }
+        Some(
+            (score + noise(self.position.hash(), self.noise, self.noise_seed))
+                .clamp(-(TABLEBASE_BOUND - 1), TABLEBASE_BOUND - 1),
+        )
+    }
+
+    /// Counts a node; whether the search must stop now.
+    pub(super) fn tick(&mut self, ply: usize) -> bool {
+        self.nodes += 1;
+        self.unreported += 1;
+        self.seldepth = self.seldepth.max(ply);
+        if self.stopped {
+            return true;
+        }
+        if self.unreported >= NODE_BATCH {
+            let total = self.team.nodes.fetch_add(self.unreported, Ordering::Relaxed) + self.unreported;
+            self.unreported = 0;
+            if self.team.node_limit != 0 && total >= self.team.node_limit {
+                self.team.stop_all();
+            }
+        }
+        if self.nodes.is_multiple_of(CHECK_EVERY) {
+            if self.reporter.is_some() {
+                let control = self.control;
+                if control.is_paused() {
+                    self.paused += control.wait_while_paused();
+                }
+                let out_of_time = !control.is_infinite() && self.elapsed_ms() >= control.hard_deadline_ms();
+                if control.stop_requested() || out_of_time {
+                    self.team.stop_all();
+                }
+            }
+            self.stopped = self.team.stop.load(Ordering::Relaxed);
+        }
+        self.stopped
+    }
+
+    /// The score of the current position if it repeats an earlier one within
+    /// reach: lost for a side that gave check with every move since, else a draw.
+    fn repetition(&self, ply: usize) -> Option<i32> {
+        let current = self.keys.len() - 1;
+        let oldest = current.saturating_sub(self.position.halfmoves() as usize).max(self.barrier);
+        let key = self.keys[current];
+        let mut index = current;
+        while index >= oldest + 2 {
+            index -= 2;
+            if self.keys[index] != key {
+                continue;
+            }
+            // Moves into current, current - 2, … are the last mover's; the others the side to move's.
+            let mover_checked = (index + 2..=current).step_by(2).all(|i| self.checks[i]);
+            let other_checked = (index + 1..current).step_by(2).all(|i| self.checks[i]);
+            let lost = TABLEBASE_WIN - ply as i32;
+            return Some(match (mover_checked, other_checked) {
+                (true, false) => lost,
+                (false, true) => -lost,
+                _ => DRAW,
+            });
+        }
+        None
+    }
+
+    fn preset_score(&self, key: u64) -> Option<i32> {
+        self.preset_scores.iter().find(|&&(k, _)| k == key).map(|&(_, score)| score)
+    }
+
+    pub(super) fn negamax(&mut self, depth: i32, mut alpha: i32, mut beta: i32, ply: usize) -> i32 {
+        self.pv[ply].clear();
+        if self.tick(ply) {
+            return DRAW;
+        }
+        let in_check = self.position.is_check();
+        if ply > 0 {
+            if let Some(score) = self.repetition(ply) {
+                return score;
+            }
+            if let Some(score) = self.preset_score(self.position.hash()) {
+                return score;
+            }
+            // Mate-distance pruning: nothing here beats a mate already found nearer the root.
+            alpha = alpha.max(-(MATE - ply as i32));
+            beta = beta.min(MATE - ply as i32 - 1);
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        let depth = depth + i32::from(in_check);
+        if depth <= 0 || ply >= MAX_PLY - 1 {
+            return self.quiescence(alpha, beta, ply);
+        }
+        let pv_node = beta - alpha > 1;
+        let key = self.position.hash();
+        let entry = self.table.probe::<Move>(key, ply);
+        if let Some(entry) = entry
+            && !pv_node
+            && entry.depth >= depth
+        {
+            let usable = match entry.bound {
+                Bound::Exact => true,
+                Bound::Lower => entry.score >= beta,
+                Bound::Upper => entry.score <= alpha,
+            };
+            if usable {
+                return entry.score;
+            }
+        }
+        let hash_move = entry.and_then(|entry| entry.mv).filter(|&m| self.position.is_legal(m));
+        let static_eval = if in_check {
+            None
+        } else {
+            match entry.and_then(|entry| entry.eval) {
+                Some(eval) => Some(eval),
+                None => Some(match self.evaluate() {
+                    Some(eval) => eval,
+                    None => return DRAW,
+                }),
+            }
+        };
+
+        if let Some(eval) = static_eval
+            && !pv_node
+            && beta.abs() < MATE_BOUND
+        {
+            // Reverse futility: far above beta with little depth left.
+            if depth <= 6 && eval - 90 * depth >= beta {
+                return eval;
+            }
+            // Null move: if passing still holds beta, a real move will.
+            let us = self.position.turn().index();
+            if depth >= 3 && eval >= beta && self.attackers[us] > 0 && self.barrier != self.keys.len() {
+                let reduction = 3 + depth / 4 + ((eval - beta) / 200).min(2);
+                let undo = self.position.play_null();
+                self.board.side_to_move ^= 1;
+                self.keys.push(self.position.hash());
+                self.checks.push(false);
+                let barrier = std::mem::replace(&mut self.barrier, self.keys.len());
+                let score = -self.negamax(depth - 1 - reduction, -beta, -beta + 1, ply + 1);
+                self.barrier = barrier;
+                self.keys.pop();
+                self.checks.pop();
+                self.board.side_to_move ^= 1;
+                self.position.undo_null(undo);
+                if self.stopped {
+                    return DRAW;
+                }
+                if score >= beta {
+                    return if score >= MATE_BOUND { beta } else { score };
+                }
+            }
+        }
+
+        let mut moves = MoveList::new();
+        self.position.legal_moves(&mut moves);
+        if moves.is_empty() {
+            // No legal move loses, checkmated or stalemated.
+            return -(MATE - ply as i32);
+        }
+        let mut scores = self.order.score(&self.position, &moves, hash_move, ply);
+        let original_alpha = alpha;
+        let mut best_score = -INFINITY;
+        let mut best_move = None;
+        let mut quiets_tried: Vec<Move> = Vec::new();
+        for index in 0..moves.len() {
+            let m = super::ordering::pick(&mut moves, &mut scores, index);
+            let capture = self.position.is_capture(m);
+            let quiet = !capture && !self.position.gives_check(m);
+            // Futility and late moves: a quiet move this far below alpha, or this
+            // late in a shallow node, will not reach it.
+            if let Some(eval) = static_eval
+                && quiet
+                && !pv_node
+                && index > 0
+                && depth <= 3
+                && best_score > -MATE_BOUND
+                && (eval + 120 * depth <= alpha || index >= 4 + 3 * depth as usize)
+            {
+                quiets_tried.push(m);
+                continue;
+            }
+            let undo = self.make(m);
+            let score = if index == 0 {
+                -self.negamax(depth - 1, -beta, -alpha, ply + 1)
+            } else {
+                let reduction = if quiet && depth >= 3 && index >= 3 && !in_check {
+                    let base = reduction(depth, index);
+                    (base - i32::from(pv_node)).clamp(0, depth - 2)
+                } else {
+                    0
+                };
+                let mut score = -self.negamax(depth - 1 - reduction, -alpha - 1, -alpha, ply + 1);
+                if score > alpha && reduction > 0 && !self.stopped {
+                    score = -self.negamax(depth - 1, -alpha - 1, -alpha, ply + 1);
+                }
+                if score > alpha && score < beta && !self.stopped {
+                    score = -self.negamax(depth - 1, -beta, -alpha, ply + 1);
+                }
+                score
+            };
+            self.unmake(m, undo);
+            if self.stopped {
+                return DRAW;
+            }
+            if score > best_score {
+                best_score = score;
+                best_move = Some(m);
+                if score > alpha {
+                    alpha = score;
+                    self.update_pv(ply, m);
+                    if score >= beta {
+                        if !capture {
+                            self.order.reward(&self.position, m, &quiets_tried, depth, ply);
+                        }
+                        break;
+                    }
+                }
+            }
+            if !capture {
+                quiets_tried.push(m);
+            }
+        }
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if best_score > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.table.store(key, best_move, best_score, depth, bound, ply, static_eval);
+        best_score
+    }
+
+    pub(super) fn quiescence(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.pv[ply.min(MAX_PLY)].clear();
+        if ply >= MAX_PLY {
+            return self.evaluate().unwrap_or(DRAW);
+        }
+        if self.tick(ply) {
+            return DRAW;
+        }
+        let in_check = self.position.is_check();
+        let mut moves = MoveList::new();
+        let mut best = -INFINITY;
+        let mut stand_pat = 0;
+        if in_check {
+            self.position.legal_moves(&mut moves);
+            if moves.is_empty() {
+                return -(MATE - ply as i32);
+            }
+        } else {
+            stand_pat = match self.evaluate() {
+                Some(eval) => eval,
+                None => return DRAW,
+            };
+            if stand_pat >= beta {
+                return stand_pat;
+            }
+            alpha = alpha.max(stand_pat);
+            best = stand_pat;
+            self.position.captures(&mut moves);
+            moves.retain(|m| self.position.keeps_general_safe(m));
+        }
+        let mut scores = self.order.score(&self.position, &moves, None, ply);
+        for index in 0..moves.len() {
+            let m = super::ordering::pick(&mut moves, &mut scores, index);
+            // Delta pruning: even the piece taken would not lift the score to alpha.
+            if !in_check
+                && let Some(victim) = self.position.piece_at(m.to)
+                && stand_pat + super::ordering::value(victim.role) + 150 <= alpha
+            {
+                continue;
+            }
+            let undo = self.make(m);
+            let score = -self.quiescence(-beta, -alpha, ply + 1);
+            self.unmake(m, undo);
+            if self.stopped {
+                return DRAW;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    pub(super) fn update_pv(&mut self, ply: usize, m: Move) {
+        let (parents, children) = self.pv.split_at_mut(ply + 1);
+        let line = &mut parents[ply];
+        line.clear();
+        line.push(m);
+        line.extend_from_slice(&children[0]);
+    }
+}
+
+/// Late-move reduction for the `index`th move at `depth`: more for later moves
+/// and deeper nodes.
+fn reduction(depth: i32, index: usize) -> i32 {
+    static TABLE: std::sync::OnceLock<[[u8; 64]; 64]> = std::sync::OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        let mut table = [[0; 64]; 64];
+        for (depth, row) in table.iter_mut().enumerate().skip(1) {
+            for (index, cell) in row.iter_mut().enumerate().skip(1) {
+                *cell = (0.75 + (depth as f64).ln() * (index as f64).ln() / 2.25) as u8;
+            }
+        }
+        table
+    });
+    i32::from(table[(depth.max(1) as usize).min(63)][index.clamp(1, 63)])
+}

@@ -57,6 +57,9 @@ enum Tool {
     Bench(bench::BenchArgs),
     /// Count the leaf nodes of the move tree to DEPTH from FEN (default: the start position).
     Perft {
+        /// The rules to count by.
+        #[arg(long, value_enum, default_value = "normal")]
+        variant: perft::PerftVariant,
         depth: u32,
         /// A position in FEN; quote it.
         fen: Option<String>,
@@ -91,7 +94,7 @@ fn main() -> ExitCode {
     tracing::info!(version = env!("CARGO_PKG_VERSION"), "plugboard starting");
     let mut plugins = PluginHost::new(cli.plugin_dirs.clone());
     let code = match cli.command {
-        Some(Tool::Perft { depth, fen }) => perft::run(depth, fen.as_deref()),
+        Some(Tool::Perft { variant, depth, fen }) => perft::run(variant, depth, fen.as_deref()),
         Some(Tool::Book(BookTool::Make(args))) => book::maker::run(&args),
         Some(Tool::Bench(args)) => {
             plugins.scan();

@@ -44,6 +44,22 @@ fn perft_counts_known_trees() {
 }
 
 #[test]
+fn perft_counts_xiangqi_trees_as_fairy_stockfish_does() {
+    let start = run(&["perft", "--variant", "xiangqi", "4"]);
+    assert!(stdout(&start).starts_with("perft 4: 3290240 nodes"), "{}", stdout(&start));
+    // A middlegame in each lettering: Fairy-Stockfish's (n, b) and xboard's (h, e).
+    for fen in [
+        "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1",
+        "r1ea1a3/4kh3/2h1e4/pHp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2EAKAE2 w 0 1",
+    ] {
+        let middlegame = run(&["perft", "--variant", "xiangqi", "3", fen]);
+        assert!(stdout(&middlegame).starts_with("perft 3: 43929 nodes"), "{fen}: {}", stdout(&middlegame));
+    }
+    let bad = run(&["perft", "--variant", "xiangqi", "3", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"]);
+    assert!(!bad.status.success());
+}
+
+#[test]
 fn bench_prints_a_repeatable_signature() {
     let signature = |output: Output| {
         assert!(output.status.success());

@@ -1,6 +1,6 @@
 //! Repetitions and chases, first as xboard 4.9.1 judged them in the runs of
-//! plan 17 section 0 (scripted engines under xvfb-run), then the chase rule
-//! case by case.
+//! plan 17 section 0 and in 181 games recorded in `data/xboard_repetitions.txt`
+//! (scripted engines under xvfb-run), then the chase rule case by case.
 
 use plugboard_xiangqi::chase::chases;
 use plugboard_xiangqi::repetition::{Rule, Verdict, earlier_occurrences, judge};
@@ -23,6 +23,52 @@ fn first_verdict(fen: &str, cycle: &[&str], rule: Rule) -> Option<(usize, Verdic
         }
     }
     None
+}
+
+/// Plays each side's cycle of moves in turn from `fen` until the first
+/// verdict, as two scripted engines did under xboard.
+fn scripted_verdict(fen: &str, red: &[Move], black: &[Move]) -> Option<(usize, Verdict)> {
+    let mut positions = vec![Position::from_fen(fen).unwrap()];
+    let mut moves = Vec::new();
+    let mut played = [0, 0];
+    for ply in 1..=60 {
+        let last = positions.last().unwrap();
+        let side = last.turn();
+        let script = if side == Color::Red { red } else { black };
+        let m = script[played[side.index()] % script.len()];
+        played[side.index()] += 1;
+        assert!(last.is_legal(m), "{m} at ply {ply} from {fen}");
+        positions.push(last.after(m));
+        moves.push(m);
+        if let Some(verdict) = judge(&positions, &moves, Rule::XBOARD) {
+            return Some((ply, verdict));
+        }
+    }
+    None
+}
+
+/// xboard's adjudication text for a verdict.
+fn xboard_words(verdict: Verdict) -> String {
+    let result = |loser| if loser == Color::Red { "0-1" } else { "1-0" };
+    match verdict {
+        Verdict::PerpetualCheck { loser } => format!("perpetual checking {}", result(loser)),
+        Verdict::PerpetualChase { loser, chased } => format!("perpetual chasing of {chased} {}", result(loser)),
+        Verdict::Draw => "repetition draw 1/2-1/2".to_string(),
+    }
+}
+
+#[test]
+fn games_xboard_adjudicated() {
+    let mut games = 0;
+    for line in include_str!("data/xboard_repetitions.txt").lines().filter(|l| !l.starts_with('#')) {
+        let fields: Vec<&str> = line.split(';').map(str::trim).collect();
+        let [fen, red, black, plies, adjudication] = fields[..] else { panic!("bad line: {line}") };
+        let script = |moves: &str| -> Vec<Move> { moves.split(',').map(|m| m.parse().unwrap()).collect() };
+        let (ply, verdict) = scripted_verdict(fen, &script(red), &script(black)).expect(line);
+        assert_eq!((ply.to_string(), xboard_words(verdict)), (plies.to_string(), adjudication.to_string()), "{line}");
+        games += 1;
+    }
+    assert_eq!(games, 181);
 }
 
 #[test]

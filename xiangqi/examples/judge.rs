@@ -30,7 +30,7 @@ fn main() {
         positions.push(last.after(m));
         moves.push(m);
         if let Some(verdict) = judge(&positions, &moves, Rule::XBOARD) {
-            println!("ply {ply} ({m}): {verdict:?}");
+            println!("ply {ply} ({m}): {verdict} (winner: {:?})", verdict.winner());
             return;
         }
     }

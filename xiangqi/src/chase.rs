@@ -33,6 +33,12 @@ pub fn chases(before: &Position, m: Move) -> MoveList {
     chases_between(before, m, &before.after(m))
 }
 
+/// Whether `m`, played in `before`, chases any piece.
+#[must_use]
+pub fn is_chase(before: &Position, m: Move) -> bool {
+    !chases(before, m).is_empty()
+}
+
 /// `chases` when the position after `m` is at hand already.
 pub(crate) fn chases_between(before: &Position, m: Move, after: &Position) -> MoveList {
     let chaser = before.turn();

@@ -8,7 +8,7 @@ use crate::{Color, Move, MoveList, Piece, Role, Square};
 
 /// A legal xiangqi position: each side has its general, every piece stands
 /// where its kind may stand, and the side not to move is not in check.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Position {
     board: Board,
     turn: Color,
@@ -18,6 +18,12 @@ pub struct Position {
     halfmoves: u32,
     fullmoves: u32,
     hash: u64,
+}
+
+impl std::fmt::Debug for Position {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("Position").field(&self.fen(crate::Lettering::Standard)).finish()
+    }
 }
 
 /// What `play` must hand back to `undo` to restore the position.

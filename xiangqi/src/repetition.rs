@@ -22,6 +22,8 @@
 //! a FEN (its status there is "unknown"), but does when it began from the
 //! opening position (`Rule::first_position_counts`).
 
+use std::fmt;
+
 use crate::chase::chases_between;
 use crate::{Color, Move, Position, Square};
 
@@ -34,6 +36,28 @@ pub enum Verdict {
     PerpetualChase { loser: Color, chased: Square },
     /// Neither side, or both, forced the repetition.
     Draw,
+}
+
+/// In xboard's words (`{Xboard adjudication: perpetual chasing of g7}`).
+impl fmt::Display for Verdict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Verdict::PerpetualCheck { .. } => f.write_str("perpetual checking"),
+            Verdict::PerpetualChase { chased, .. } => write!(f, "perpetual chasing of {chased}"),
+            Verdict::Draw => f.write_str("repetition draw"),
+        }
+    }
+}
+
+impl Verdict {
+    /// The side that wins, `None` for a draw.
+    #[must_use]
+    pub fn winner(self) -> Option<Color> {
+        match self {
+            Verdict::PerpetualCheck { loser } | Verdict::PerpetualChase { loser, .. } => Some(!loser),
+            Verdict::Draw => None,
+        }
+    }
 }
 
 /// When a repetition is judged.

@@ -11,7 +11,7 @@ use crate::Color;
 /// The stride of 16 is the plugin ABI's square numbering, so a square crosses
 /// the boundary unchanged, and it lets the board keep off-board guard points
 /// around the playing area (see `board.rs`).
-#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Square(pub u8);
 
 impl Square {
@@ -93,6 +93,14 @@ impl fmt::Display for Square {
     }
 }
 
+// The index alone (`Square(118)`) says little in a failed assertion; the
+// name does, and the index is kept for the gaps of the 16-stride.
+impl fmt::Debug for Square {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.is_valid() { write!(f, "{self}") } else { write!(f, "Square({})", self.0) }
+    }
+}
+
 /// A square name that is not `a0` … `i9`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParseSquareError;
@@ -129,6 +137,8 @@ mod tests {
         assert!("j0".parse::<Square>().is_err());
         assert!("a10".parse::<Square>().is_err());
         assert!("a".parse::<Square>().is_err());
+        assert_eq!(format!("{:?}", Square(118)), "g7");
+        assert_eq!(format!("{:?}", Square(9)), "Square(9)");
         assert_eq!(Square::all().count(), 90);
         assert!(Square::all().all(Square::is_valid));
     }

@@ -2,7 +2,7 @@
 //! plan 17 section 0 and in 181 games recorded in `data/xboard_repetitions.txt`
 //! (scripted engines under xvfb-run), then the chase rule case by case.
 
-use plugboard_xiangqi::chase::chases;
+use plugboard_xiangqi::chase::{chases, is_chase};
 use plugboard_xiangqi::repetition::{Rule, Verdict, earlier_occurrences, judge};
 use plugboard_xiangqi::{Color, Move, Position};
 
@@ -47,14 +47,14 @@ fn scripted_verdict(fen: &str, red: &[Move], black: &[Move]) -> Option<(usize, V
     None
 }
 
-/// xboard's adjudication text for a verdict.
+/// xboard's adjudication text for a verdict, with the result.
 fn xboard_words(verdict: Verdict) -> String {
-    let result = |loser| if loser == Color::Red { "0-1" } else { "1-0" };
-    match verdict {
-        Verdict::PerpetualCheck { loser } => format!("perpetual checking {}", result(loser)),
-        Verdict::PerpetualChase { loser, chased } => format!("perpetual chasing of {chased} {}", result(loser)),
-        Verdict::Draw => "repetition draw 1/2-1/2".to_string(),
-    }
+    let result = match verdict.winner() {
+        Some(Color::Red) => "1-0",
+        Some(Color::Black) => "0-1",
+        None => "1/2-1/2",
+    };
+    format!("{verdict} {result}")
 }
 
 #[test]
@@ -172,6 +172,8 @@ fn what_chases() {
     assert_eq!(chased("4k4/9/9/9/4P1h2/9/9/9/9/3K5 w", "e5f5"), none);
     assert_eq!(chased("4k4/9/9/2p6/9/9/9/9/9/R2K5 w", "a0a6"), none);
     assert_eq!(chased("4k4/9/9/9/9/2p6/9/9/9/R2K5 w", "a0a4"), ["c4"]);
+    let position = Position::from_fen("4k4/9/9/9/9/6h2/9/9/9/R2K5 w").unwrap();
+    assert!(is_chase(&position, "a0a4".parse().unwrap()) && !is_chase(&position, "a0a1".parse().unwrap()));
     // A cannon chases over a screen of either side, not without one.
     assert_eq!(chased("4k4/9/9/9/9/6h2/9/9/9/C2K5 w", "a0a4"), none);
     assert_eq!(chased("4k4/9/9/9/9/3p2h2/9/9/9/C2K5 w", "a0a4"), ["g4"]);

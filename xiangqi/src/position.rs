@@ -268,6 +268,7 @@ impl Position {
     /// only `fromY != toY` soldier moves irreversible, and `PositionToFEN`
     /// counts plies back to the last irreversible one).
     pub fn play(&mut self, m: Move) -> Undo {
+        debug_assert!(self.is_pseudo_legal(m), "{m} is not a move in {self:?}");
         let (from, to) = (m.from.0, m.to.0);
         let moving = self.board.at(from);
         let undo = Undo { captured: EMPTY, checked: self.checked, halfmoves: self.halfmoves, hash: self.hash };

@@ -15,6 +15,7 @@ use plugboard_alphabeta::Direct;
 use plugboard_eval_pesto::PestoEvaluator;
 use plugboard_plugin_api::{InfoKind, NO_DEADLINE, Reporter, SearchControl, SearchInfo, SearchRequest};
 
+use crate::plugins::EvalSource;
 use crate::{
     game::Game,
     plugins::{Kind, Origin, PluginHost},
@@ -97,7 +98,10 @@ pub fn run(plugins: &PluginHost, args: &BenchArgs) -> ExitCode {
 
 pub fn bench(plugins: &PluginHost, args: &BenchArgs) -> Result<BenchResult, String> {
     let (module, _) = plugins.search_module("normal");
-    let (eval, _) = plugins.evaluator_source();
+    let eval = match plugins.evaluator_for("normal") {
+        (EvalSource::Chess(eval), _) => eval,
+        (EvalSource::Board(_), plugin) => return Err(format!("{} scores no chess", plugin.name())),
+    };
     over_positions(args, |request, reporter| {
         (module.search())(request, eval, reporter).into_result().map(drop).map_err(Into::into)
     })
@@ -112,7 +116,7 @@ fn over_positions(
     for (index, fen) in POSITIONS.iter().enumerate() {
         let game = Game::from_fen(fen)?;
         let control = SearchControl::new(NO_DEADLINE, NO_DEADLINE, false);
-        let position = game.plugin_root();
+        let position = game.plugin_root().chess().ok_or("the bench positions are chess")?;
         let request = SearchRequest {
             game_start: position,
             moves: RSlice::from_slice(&[]),

@@ -14,14 +14,16 @@ use std::{
 
 use abi_stable::std_types::{RResult, RSlice};
 use plugboard_plugin_api::{
-    EvaluatorSource, InfoKind, Move, NO_DEADLINE, Position, PresetScore, Reporter, SearchControl, SearchInfo,
-    SearchModuleRef, SearchRequest,
+    BoardPresetScore, BoardSearchRequest, InfoKind, Move, NO_DEADLINE, PresetScore, Reporter, SearchControl,
+    SearchInfo, SearchModuleRef, SearchOutcome, SearchRequest,
 };
 
 use crate::{
     clock::Budget,
     core::searches::{Job, Launcher},
     event::{Event, Progress},
+    game::PluginPosition,
+    plugins::EvalSource,
     tablebases::SearchTables,
 };
 
@@ -39,10 +41,11 @@ pub struct SearchSpec {
     pub module: SearchModuleRef,
     /// The name of the search plugin `module` belongs to.
     pub search_name: String,
-    pub eval: EvaluatorSource,
-    pub game_start: Position,
+    /// The evaluation's entry for the kind of position searched.
+    pub eval: EvalSource,
+    pub game_start: PluginPosition,
     pub moves: Vec<Move>,
-    pub root: Position,
+    pub root: PluginPosition,
     pub root_moves: Vec<Move>,
     pub depth: u32,
     pub nodes: u64,
@@ -50,7 +53,8 @@ pub struct SearchSpec {
     pub hash_mb: u32,
     pub multipv: u32,
     pub clear_hash: bool,
-    pub preset_scores: Vec<PresetScore>,
+    /// Positions and the centipawns they are to have (CECP `setscore`).
+    pub preset_scores: Vec<(PluginPosition, i32)>,
     /// The tables the plugin may probe, kept open while the search runs.
     pub tables: Option<SearchTables>,
     pub eval_noise: u32,
@@ -278,23 +282,7 @@ pub fn run_plugin(
     spec: &SearchSpec,
     control: &SearchControl,
     report: impl Fn(Progress) + Sync,
-) -> Result<plugboard_plugin_api::SearchOutcome, String> {
-    let request = SearchRequest {
-        game_start: spec.game_start,
-        moves: RSlice::from_slice(&spec.moves),
-        root: spec.root,
-        root_moves: RSlice::from_slice(&spec.root_moves),
-        depth: spec.depth,
-        nodes: spec.nodes,
-        threads: spec.threads,
-        hash_mb: spec.hash_mb,
-        multipv: spec.multipv.max(1),
-        clear_hash: spec.clear_hash,
-        preset_scores: RSlice::from_slice(&spec.preset_scores),
-        eval_noise: spec.eval_noise,
-        noise_seed: spec.noise_seed,
-        control,
-    };
+) -> Result<SearchOutcome, String> {
     let relay = |info: &SearchInfo<'_>| {
         report(Progress {
             is_line: info.kind == InfoKind::Line,
@@ -311,11 +299,73 @@ pub fn run_plugin(
             multipv: info.multipv,
         });
     };
-    // A plugin built before tablebases were lent has no such entry: it gets none.
-    if let Some(use_tablebases) = spec.module.use_tablebases() {
-        use_tablebases(spec.tables.as_ref().map(SearchTables::probe).into());
-    }
-    match (spec.module.search())(&request, spec.eval, Reporter::new(&relay)) {
+    let reporter = Reporter::new(&relay);
+    let outcome = match (spec.game_start, spec.root, spec.eval) {
+        (PluginPosition::Chess(game_start), PluginPosition::Chess(root), EvalSource::Chess(eval)) => {
+            let preset_scores: Vec<PresetScore> = spec
+                .preset_scores
+                .iter()
+                .filter_map(|&(position, centipawns)| Some(PresetScore { position: position.chess()?, centipawns }))
+                .collect();
+            let request = SearchRequest {
+                game_start,
+                moves: RSlice::from_slice(&spec.moves),
+                root,
+                root_moves: RSlice::from_slice(&spec.root_moves),
+                depth: spec.depth,
+                nodes: spec.nodes,
+                threads: spec.threads,
+                hash_mb: spec.hash_mb,
+                multipv: spec.multipv.max(1),
+                clear_hash: spec.clear_hash,
+                preset_scores: RSlice::from_slice(&preset_scores),
+                eval_noise: spec.eval_noise,
+                noise_seed: spec.noise_seed,
+                control,
+            };
+            // A plugin built before tablebases were lent has no such entry: it gets none.
+            if let Some(use_tablebases) = spec.module.use_tablebases() {
+                use_tablebases(spec.tables.as_ref().map(SearchTables::probe).into());
+            }
+            (spec.module.search())(&request, eval, reporter)
+        }
+        (PluginPosition::Board(game_start), PluginPosition::Board(root), EvalSource::Board(eval)) => {
+            // The host chooses only searches that have the entry; a plugin that
+            // lost it between the choice and now is told apart all the same.
+            let Some(search_board) = spec.module.search_board() else {
+                return Err(format!("{} cannot search {} boards", spec.search_name, root.variant.cecp_name()));
+            };
+            let preset_scores: Vec<BoardPresetScore> = spec
+                .preset_scores
+                .iter()
+                .filter_map(|&(position, centipawns)| match position {
+                    PluginPosition::Board(position) => Some(BoardPresetScore { position, centipawns, reserved: 0 }),
+                    PluginPosition::Chess(_) => None,
+                })
+                .collect();
+            let request = BoardSearchRequest {
+                game_start,
+                moves: RSlice::from_slice(&spec.moves),
+                root,
+                root_moves: RSlice::from_slice(&spec.root_moves),
+                depth: spec.depth,
+                threads: spec.threads,
+                nodes: spec.nodes,
+                hash_mb: spec.hash_mb,
+                multipv: spec.multipv.max(1),
+                preset_scores: RSlice::from_slice(&preset_scores),
+                eval_noise: spec.eval_noise,
+                clear_hash: spec.clear_hash,
+                reserved8: [0; 3],
+                noise_seed: spec.noise_seed,
+                control,
+                reserved: [0; 4],
+            };
+            search_board(&request, eval, reporter)
+        }
+        _ => return Err("the position and the evaluation are of different kinds".into()),
+    };
+    match outcome {
         RResult::ROk(outcome) => Ok(outcome),
         RResult::RErr(message) => Err(message.into()),
     }

@@ -189,7 +189,9 @@ fn rescan_picks_up_new_and_changed_files() {
     engine.send("option Rescan plugins");
     let lines = engine.sync(1);
     assert!(
-        lines.iter().any(|l| l == "feature option=\"Evaluation -combo *pesto /// material /// panicky\""),
+        lines
+            .iter()
+            .any(|l| l == "feature option=\"Evaluation -combo *pesto /// material /// panicky /// xiangqi-pst\""),
         "{}",
         lines.join("\n")
     );
@@ -204,7 +206,7 @@ fn rescan_picks_up_new_and_changed_files() {
         lines.join("\n")
     );
     assert!(
-        lines.iter().any(|l| l == "feature option=\"Evaluation -combo *pesto /// material\""),
+        lines.iter().any(|l| l == "feature option=\"Evaluation -combo *pesto /// material /// xiangqi-pst\""),
         "{}",
         lines.join("\n")
     );
@@ -228,7 +230,9 @@ fn the_plugin_folder_option_adds_a_folder() {
     engine.send(&format!("option Plugin folder={}", folder.path().display()));
     let lines = engine.sync(1);
     assert!(
-        lines.iter().any(|l| l == "feature option=\"Evaluation -combo *pesto /// material /// panicky\""),
+        lines
+            .iter()
+            .any(|l| l == "feature option=\"Evaluation -combo *pesto /// material /// panicky /// xiangqi-pst\""),
         "{}",
         lines.join("\n")
     );

@@ -28,7 +28,7 @@ fn handshake_announces_features_and_options() {
     }
     for option in [
         "feature option=\"Search -combo *alphabeta /// example\"",
-        "feature option=\"Evaluation -combo *pesto /// material\"",
+        "feature option=\"Evaluation -combo *pesto /// material /// xiangqi-pst\"",
         "feature option=\"Rescan plugins -button\"",
         "feature option=\"Null move pruning -check 1\"",
         "feature option=\"Tempo -spin 10 0 100\"",
@@ -188,7 +188,7 @@ fn choosing_another_evaluation_mid_analysis_changes_the_scores() {
     engine.send("option Evaluation=material");
     let readvertised = engine.sync(1);
     assert!(
-        readvertised.iter().any(|l| l == "feature option=\"Evaluation -combo pesto /// *material\""),
+        readvertised.iter().any(|l| l == "feature option=\"Evaluation -combo pesto /// *material /// xiangqi-pst\""),
         "{}",
         readvertised.join("\n")
     );
@@ -406,16 +406,17 @@ fn saved_and_restarted(options: &[impl AsRef<str>]) -> (Engine, Vec<String>) {
 #[test]
 fn saved_settings_come_back_and_reset_restores_defaults() {
     let (mut engine, features) = saved_and_restarted(&["option Evaluation=material", "option Move overhead=77"]);
-    for wanted in
-        ["feature option=\"Evaluation -combo pesto /// *material\"", "feature option=\"Move overhead -spin 77 0 5000\""]
-    {
+    for wanted in [
+        "feature option=\"Evaluation -combo pesto /// *material /// xiangqi-pst\"",
+        "feature option=\"Move overhead -spin 77 0 5000\"",
+    ] {
         assert!(features.iter().any(|l| l == wanted), "{wanted} not restored: {features:?}");
     }
     engine.send("option Reset settings");
     let lines = engine.sync(2);
     for wanted in [
         "feature done=0",
-        "feature option=\"Evaluation -combo *pesto /// material\"",
+        "feature option=\"Evaluation -combo *pesto /// material /// xiangqi-pst\"",
         "feature option=\"Move overhead -spin 50 0 5000\"",
         "feature done=1",
     ] {
@@ -454,7 +455,10 @@ fn a_plugin_found_only_through_the_plugin_folder_is_restored_and_a_lost_one_told
     let choose = [format!("option Plugin folder={}", folder.path().display()), "option Evaluation=panicky".to_owned()];
     let (mut engine, features) = saved_and_restarted(&choose);
     // The folder is restored before the choice it makes possible.
-    assert!(features.iter().any(|l| l.contains("Evaluation -combo pesto /// material /// *panicky")), "{features:?}");
+    assert!(
+        features.iter().any(|l| l.contains("Evaluation -combo pesto /// material /// *panicky /// xiangqi-pst")),
+        "{features:?}"
+    );
     let said = engine.sync(2);
     assert!(!said.iter().any(|l| l.starts_with("telluser Saved settings")), "{said:?}");
     let home = engine.quit_keeping_home();
@@ -463,7 +467,7 @@ fn a_plugin_found_only_through_the_plugin_folder_is_restored_and_a_lost_one_told
     std::fs::remove_file(folder.path().join("panicky.so")).unwrap();
     let mut engine = Engine::start_at_home(home, None, &[]);
     let features = engine.handshake();
-    assert!(features.iter().any(|l| l.contains("Evaluation -combo *pesto")), "{features:?}");
+    assert!(features.iter().any(|l| l.contains("Evaluation -combo *pesto /// xiangqi-pst")), "{features:?}");
     let said = engine.sync(3);
     let told = said.iter().find(|l| l.starts_with("telluser Saved settings not restored")).unwrap_or_else(|| {
         panic!("{said:?}");

@@ -7,7 +7,8 @@
 //! including the flying general, legality, the end of a game on the board
 //! (a side with no legal move loses, checkmated or stalemated), FEN in the
 //! letterings in use, Zobrist keys, perft, and the judgement of repeated
-//! positions (perpetual check, perpetual chase, draw) as xboard 4.9 makes it.
+//! positions (perpetual check, perpetual chase, draw) as xboard 4.9 makes it,
+//! and the conversions to and from the plugin API's board positions and moves.
 //! It knows nothing of protocols, clocks or searching.
 //!
 //! Generating moves allocates nothing: a `MoveList` is a fixed array, and
@@ -32,6 +33,7 @@
 //! assert_eq!(position.perft(2), 1920);
 //! ```
 
+mod abi;
 mod attacks;
 mod board;
 pub mod chase;

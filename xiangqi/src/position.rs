@@ -26,6 +26,16 @@ impl std::fmt::Debug for Position {
     }
 }
 
+/// Positions are equal when the same pieces stand on the same points, the
+/// same side is to move and the counters agree.
+impl PartialEq for Position {
+    fn eq(&self, other: &Position) -> bool {
+        self.same_placement(other) && self.halfmoves == other.halfmoves && self.fullmoves == other.fullmoves
+    }
+}
+
+impl Eq for Position {}
+
 /// What `play` must hand back to `undo` to restore the position.
 #[derive(Clone, Copy, Debug)]
 #[must_use = "undo needs it"]

@@ -138,6 +138,10 @@ impl Knowledge {
 
     /// `bk`: the book's moves in `game`'s position, else the tablebases' verdict on every move.
     pub fn listing(&self, game: &Game) -> Vec<String> {
+        // Polyglot books and Syzygy tables are chess; a game on another board has neither.
+        if !game.variant().is_8x8() {
+            return vec![format!("There is no opening book or tablebase for {}.", game.cecp_name())];
+        }
         let position = game.orthodox_position().cloned();
         let standard = game.castling_mode() == Some(CastlingMode::Standard);
         let (book, tables) = (self.book.clone(), self.shared_tables());

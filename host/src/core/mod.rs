@@ -249,6 +249,13 @@ impl Core {
             let message = format!("The search {chosen} cannot play {name}; {} plays this game.", search.name());
             self.note(Note::Tell(message));
         }
+        let chosen = self.plugins.selected(Kind::Eval).name().to_owned();
+        let (_, eval) = self.plugins.evaluator_for(self.setup.game().cecp_name());
+        // The default evaluation gives way without a word: it is no one's choice.
+        if eval.name() != chosen && chosen != Kind::Eval.default_name() {
+            let message = format!("The evaluation {chosen} cannot score {name}; {} scores this game.", eval.name());
+            self.note(Note::Tell(message));
+        }
         self.restart_analysis();
         Ok(())
     }
@@ -341,7 +348,7 @@ impl Core {
     }
 
     /// A board set up piece by piece, or why it is no legal position.
-    pub fn set_edited(&mut self, edited: Result<shakmaty::Chess, String>) {
+    pub fn set_edited(&mut self, edited: Result<crate::game::EditedPosition, String>) {
         if let Err(why) = self.setup.set_edited(edited) {
             self.note(Note::TellError(format!("Illegal position: {why}")));
         }

@@ -201,7 +201,7 @@ impl Core {
         }
         let (module, search_plugin) = self.plugins.search_module(game.cecp_name());
         let search_culprit = (search_plugin.origin.clone(), search_plugin.name().to_owned());
-        let (eval, eval_plugin) = self.plugins.evaluator_source();
+        let (eval, eval_plugin) = self.plugins.evaluator_for(game.cecp_name());
         let eval_culprit = (eval_plugin.origin.clone(), eval_plugin.name().to_owned());
         let excluded = self.setup.excluded();
         let id = self.searches.next_id();

@@ -2,10 +2,9 @@
 //! FEN or an edited board, protocol 1's turn flips, holdings, takebacks, and the
 //! settings that belong to one position (excluded root moves, preset scores).
 
-use plugboard_plugin_api::PresetScore;
 use shakmaty::Color;
 
-use crate::game::{Game, GameEnd, GameMove};
+use crate::game::{EditedPosition, Game, GameEnd, GameMove, PluginPosition};
 
 /// Every search hands the plugin each preset score: enough for an analysis
 /// session's worth, few enough to cost nothing.
@@ -27,7 +26,8 @@ pub struct Setup {
     /// Root moves left out of the analysis (`exclude`), for the current position.
     excluded: Vec<GameMove>,
     /// Scores fixed with `setscore`, for the current game.
-    preset_scores: Vec<PresetScore>,
+    /// Positions and the centipawns they are to have.
+    preset_scores: Vec<(PluginPosition, i32)>,
 }
 
 /// A variant the core cannot set up.
@@ -51,7 +51,7 @@ impl Setup {
         &self.excluded
     }
 
-    pub fn preset_scores(&self) -> &[PresetScore] {
+    pub fn preset_scores(&self) -> &[(PluginPosition, i32)] {
         &self.preset_scores
     }
 
@@ -88,8 +88,8 @@ impl Setup {
     }
 
     /// A board set up piece by piece: orthodox pieces, under the variant's rules.
-    pub fn set_edited(&mut self, edited: Result<shakmaty::Chess, String>) -> Result<(), String> {
-        match edited.and_then(|position| self.game.with_edited_board(&position)) {
+    pub fn set_edited(&mut self, edited: Result<EditedPosition, String>) -> Result<(), String> {
+        match edited.and_then(|position| self.game.with_edited(&position)) {
             Ok(game) => {
                 self.set_game(game);
                 Ok(())
@@ -165,11 +165,11 @@ impl Setup {
     /// `setscore`: the score of the current position, for the searches to come.
     pub fn set_score(&mut self, centipawns: i32) -> Result<(), String> {
         let position = self.game.plugin_root();
-        self.preset_scores.retain(|p| p.position != position);
+        self.preset_scores.retain(|(preset, _)| *preset != position);
         if self.preset_scores.len() >= MAX_PRESET_SCORES {
             return Err(format!("at most {MAX_PRESET_SCORES} positions may have a preset score"));
         }
-        self.preset_scores.push(PresetScore { position, centipawns });
+        self.preset_scores.push((position, centipawns));
         Ok(())
     }
 

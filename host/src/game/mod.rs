@@ -6,11 +6,12 @@
 
 mod chess;
 mod moves;
+mod xiangqi;
 
 use plugboard_plugin_api as api;
 use shakmaty::{CastlingMode, Color, Position, variant::VariantPosition};
 
-use self::chess::ChessGame;
+use self::{chess::ChessGame, xiangqi::XiangqiGame};
 pub use self::{chess::square_name, moves::GameMove};
 
 /// A finished game as the engine claims it: `RESULT {REASON}`.
@@ -30,6 +31,7 @@ pub struct Game {
 #[derive(Debug, Clone)]
 enum Rules {
     Chess(ChessGame),
+    Xiangqi(XiangqiGame),
 }
 
 impl Default for Rules {
@@ -41,6 +43,41 @@ impl Default for Rules {
 impl From<ChessGame> for Game {
     fn from(game: ChessGame) -> Game {
         Game { rules: Rules::Chess(game) }
+    }
+}
+
+impl From<XiangqiGame> for Game {
+    fn from(game: XiangqiGame) -> Game {
+        Game { rules: Rules::Xiangqi(game) }
+    }
+}
+
+/// A position set up piece by piece (`edit`), under the rules of the game edited.
+// Made once per `edit`: the size does not matter.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EditedPosition {
+    Chess(shakmaty::Chess),
+    Xiangqi(plugboard_xiangqi::Position),
+}
+
+/// A position as the plugin API hands it to a search: an 8×8 [`api::Position`]
+/// for chess and its variants, a [`api::BoardPosition`] for other boards.
+// Copied a few times per search, never per node: plain data beats a box here.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PluginPosition {
+    Chess(api::Position),
+    Board(api::BoardPosition),
+}
+
+impl PluginPosition {
+    /// The 8×8 position, for what only chess has (the tablebases, `bench`).
+    pub fn chess(self) -> Option<api::Position> {
+        match self {
+            PluginPosition::Chess(position) => Some(position),
+            PluginPosition::Board(_) => None,
+        }
     }
 }
 
@@ -66,13 +103,26 @@ impl Game {
     pub fn same_rules_from_fen(&self, fen: &str) -> Result<Game, String> {
         match &self.rules {
             Rules::Chess(game) => game.same_rules_from_fen(fen).map(Game::from),
+            Rules::Xiangqi(_) => XiangqiGame::from_fen(fen).map(Game::from),
         }
     }
 
     /// A game under these rules from a board `edit` set up: chess pieces only.
-    pub fn with_edited_board(&self, position: &shakmaty::Chess) -> Result<Game, String> {
+    pub fn with_edited(&self, edited: &EditedPosition) -> Result<Game, String> {
+        match (&self.rules, edited) {
+            (Rules::Chess(game), EditedPosition::Chess(position)) => game.with_edited_board(position).map(Game::from),
+            (Rules::Xiangqi(_), EditedPosition::Xiangqi(position)) => {
+                Ok(XiangqiGame::from_start(position.clone()).into())
+            }
+            _ => Err("the board set up is not this game's".into()),
+        }
+    }
+
+    /// The xiangqi position, for `edit`.
+    pub fn xiangqi_position(&self) -> Option<&plugboard_xiangqi::Position> {
         match &self.rules {
-            Rules::Chess(game) => game.with_edited_board(position).map(Game::from),
+            Rules::Chess(_) => None,
+            Rules::Xiangqi(game) => Some(game.position()),
         }
     }
 
@@ -81,12 +131,14 @@ impl Game {
     pub fn with_turn(&self, turn: Color) -> Option<Game> {
         match &self.rules {
             Rules::Chess(game) => game.with_turn(turn).map(Game::from),
+            Rules::Xiangqi(game) => game.with_turn(turn == Color::White).map(Game::from),
         }
     }
 
     pub fn variant(&self) -> api::Variant {
         match &self.rules {
             Rules::Chess(game) => game.variant(),
+            Rules::Xiangqi(_) => api::Variant::XIANGQI,
         }
     }
 
@@ -94,6 +146,7 @@ impl Game {
     pub fn cecp_name(&self) -> &'static str {
         match &self.rules {
             Rules::Chess(game) => game.cecp_name(),
+            Rules::Xiangqi(_) => api::Variant::XIANGQI.cecp_name(),
         }
     }
 
@@ -102,6 +155,7 @@ impl Game {
     pub fn set_pockets(&mut self, white: &str, black: &str) -> Result<(), String> {
         match &mut self.rules {
             Rules::Chess(game) => game.set_pockets(white, black),
+            Rules::Xiangqi(_) => Err("holdings exist only in crazyhouse".into()),
         }
     }
 
@@ -109,6 +163,7 @@ impl Game {
     pub fn castling_mode(&self) -> Option<CastlingMode> {
         match &self.rules {
             Rules::Chess(game) => Some(game.castling_mode()),
+            Rules::Xiangqi(_) => None,
         }
     }
 
@@ -116,6 +171,7 @@ impl Game {
     pub fn chess_position(&self) -> Option<&VariantPosition> {
         match &self.rules {
             Rules::Chess(game) => Some(game.position()),
+            Rules::Xiangqi(_) => None,
         }
     }
 
@@ -124,6 +180,7 @@ impl Game {
     pub fn orthodox_position(&self) -> Option<&shakmaty::Chess> {
         match &self.rules {
             Rules::Chess(game) => game.orthodox_position(),
+            Rules::Xiangqi(_) => None,
         }
     }
 
@@ -131,6 +188,7 @@ impl Game {
     pub fn chess_board(&self) -> Option<shakmaty::Board> {
         match &self.rules {
             Rules::Chess(game) => Some(game.position().board().clone()),
+            Rules::Xiangqi(_) => None,
         }
     }
 
@@ -138,6 +196,13 @@ impl Game {
     pub fn turn(&self) -> Color {
         match &self.rules {
             Rules::Chess(game) => game.turn(),
+            Rules::Xiangqi(game) => {
+                if game.red_to_move() {
+                    Color::White
+                } else {
+                    Color::Black
+                }
+            }
         }
     }
 
@@ -145,24 +210,29 @@ impl Game {
     pub fn fullmoves(&self) -> u32 {
         match &self.rules {
             Rules::Chess(game) => game.fullmoves(),
+            Rules::Xiangqi(game) => game.fullmoves(),
         }
     }
 
     pub fn fen(&self) -> String {
         match &self.rules {
             Rules::Chess(game) => game.fen(),
+            Rules::Xiangqi(game) => game.fen(),
         }
     }
 
     pub fn legal_moves(&self) -> Vec<GameMove> {
         match &self.rules {
             Rules::Chess(game) => game.legal_moves().into_iter().map(GameMove::Chess).collect(),
+            Rules::Xiangqi(game) => game.legal_moves().into_iter().map(GameMove::Xiangqi).collect(),
         }
     }
 
     pub fn is_legal(&self, m: GameMove) -> bool {
         match (&self.rules, m) {
             (Rules::Chess(game), GameMove::Chess(m)) => game.is_legal(m),
+            (Rules::Xiangqi(game), GameMove::Xiangqi(m)) => game.is_legal(m),
+            _ => false,
         }
     }
 
@@ -170,6 +240,7 @@ impl Game {
     pub fn is_insufficient_material(&self) -> bool {
         match &self.rules {
             Rules::Chess(game) => game.is_insufficient_material(),
+            Rules::Xiangqi(game) => game.is_insufficient_material(),
         }
     }
 
@@ -177,6 +248,7 @@ impl Game {
     pub fn is_pawnless(&self) -> bool {
         match &self.rules {
             Rules::Chess(game) => game.is_pawnless(),
+            Rules::Xiangqi(game) => !game.has_soldiers(),
         }
     }
 
@@ -184,6 +256,8 @@ impl Game {
     pub fn same_board(&self, other: &Game) -> bool {
         match (&self.rules, &other.rules) {
             (Rules::Chess(game), Rules::Chess(other)) => game.same_board(other),
+            (Rules::Xiangqi(game), Rules::Xiangqi(other)) => game.same_board(other),
+            _ => false,
         }
     }
 
@@ -192,6 +266,7 @@ impl Game {
     pub fn parse_move(&self, text: &str) -> Result<GameMove, &'static str> {
         match &self.rules {
             Rules::Chess(game) => game.parse_move(text).map(GameMove::Chess),
+            Rules::Xiangqi(game) => game.parse_move(text).map(GameMove::Xiangqi),
         }
     }
 
@@ -201,6 +276,9 @@ impl Game {
     pub fn move_text(&self, m: GameMove) -> String {
         match (&self.rules, m) {
             (Rules::Chess(game), GameMove::Chess(m)) => game.move_text(m),
+            (_, GameMove::Xiangqi(m)) => m.to_string(),
+            // A chess move has no text under other rules; coordinates say what it was.
+            (_, GameMove::Chess(m)) => m.to_uci(CastlingMode::Standard).to_string(),
         }
     }
 
@@ -208,6 +286,8 @@ impl Game {
     pub fn notation(&self, m: GameMove) -> String {
         match (&self.rules, m) {
             (Rules::Chess(game), GameMove::Chess(m)) => game.notation(m),
+            // Xiangqi moves are written as xboard writes them to engines: coordinates.
+            (_, m) => self.move_text(m),
         }
     }
 
@@ -215,6 +295,8 @@ impl Game {
     pub fn play(&mut self, m: GameMove) {
         match (&mut self.rules, m) {
             (Rules::Chess(game), GameMove::Chess(m)) => game.play(m),
+            (Rules::Xiangqi(game), GameMove::Xiangqi(m)) => game.play(m),
+            (_, m) => debug_assert!(false, "{m:?} belongs to other rules"),
         }
     }
 
@@ -222,6 +304,7 @@ impl Game {
     pub fn undo(&mut self) -> bool {
         match &mut self.rules {
             Rules::Chess(game) => game.undo(),
+            Rules::Xiangqi(game) => game.undo(),
         }
     }
 
@@ -230,6 +313,8 @@ impl Game {
     pub fn claimable_after(&self, m: GameMove) -> bool {
         match (&self.rules, m) {
             (Rules::Chess(game), GameMove::Chess(m)) => game.claimable_after(m),
+            // Xiangqi repetitions are xboard's to adjudicate, never ours to claim.
+            _ => false,
         }
     }
 
@@ -237,6 +322,7 @@ impl Game {
     pub fn highlight(&self, square: &str) -> Option<String> {
         match &self.rules {
             Rules::Chess(game) => game.highlight(square),
+            Rules::Xiangqi(game) => game.highlight(square),
         }
     }
 
@@ -244,6 +330,7 @@ impl Game {
     pub fn claim(&self) -> Option<GameEnd> {
         match &self.rules {
             Rules::Chess(game) => game.claim(),
+            Rules::Xiangqi(game) => game.claim(),
         }
     }
 
@@ -251,6 +338,7 @@ impl Game {
     pub fn is_claimable_draw(&self) -> bool {
         match &self.rules {
             Rules::Chess(game) => game.is_claimable_draw(),
+            Rules::Xiangqi(_) => false,
         }
     }
 
@@ -258,6 +346,7 @@ impl Game {
     pub fn plugin_moves(&self) -> Vec<api::Move> {
         match &self.rules {
             Rules::Chess(game) => game.plugin_moves(),
+            Rules::Xiangqi(game) => game.plugin_moves(),
         }
     }
 
@@ -265,6 +354,7 @@ impl Game {
     pub fn from_plugin_move(&self, m: api::Move) -> Option<GameMove> {
         match &self.rules {
             Rules::Chess(game) => game.legal_plugin_move(m).map(GameMove::Chess),
+            Rules::Xiangqi(game) => game.legal_plugin_move(m).map(GameMove::Xiangqi),
         }
     }
 
@@ -272,20 +362,23 @@ impl Game {
     pub fn legal_start(&self, line: &[api::Move]) -> Vec<GameMove> {
         match &self.rules {
             Rules::Chess(game) => game.legal_start(line).into_iter().map(GameMove::Chess).collect(),
+            Rules::Xiangqi(game) => game.legal_start(line).into_iter().map(GameMove::Xiangqi).collect(),
         }
     }
 
     /// The plugin API's view of the current position.
-    pub fn plugin_root(&self) -> api::Position {
+    pub fn plugin_root(&self) -> PluginPosition {
         match &self.rules {
-            Rules::Chess(game) => game.plugin_root(),
+            Rules::Chess(game) => PluginPosition::Chess(game.plugin_root()),
+            Rules::Xiangqi(game) => PluginPosition::Board(game.plugin_root()),
         }
     }
 
     /// The plugin API's view of where the game started.
-    pub fn plugin_start(&self) -> api::Position {
+    pub fn plugin_start(&self) -> PluginPosition {
         match &self.rules {
-            Rules::Chess(game) => game.plugin_start(),
+            Rules::Chess(game) => PluginPosition::Chess(game.plugin_start()),
+            Rules::Xiangqi(game) => PluginPosition::Board(game.plugin_start()),
         }
     }
 }
@@ -296,6 +389,7 @@ pub fn variant_start(name: &str) -> Option<Game> {
         "fischerandom" => Game::new(api::Variant::CHESS, CastlingMode::Chess960),
         // The board's rules are crazyhouse's; a bughouse partner's captures arrive with `holding`.
         "bughouse" => Game::new(api::Variant::CRAZYHOUSE, CastlingMode::Standard),
+        "xiangqi" => XiangqiGame::default().into(),
         // Only the variants whose rules shakmaty has; `from_cecp_name` knows other boards too.
         _ => Game::new(
             api::Variant::from_cecp_name(name).filter(|&v| plugboard_shakmaty::rules_of(v).is_some())?,

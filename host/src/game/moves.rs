@@ -6,6 +6,7 @@ use plugboard_plugin_api as api;
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
 pub enum GameMove {
     Chess(shakmaty::Move),
+    Xiangqi(plugboard_xiangqi::Move),
 }
 
 impl GameMove {
@@ -14,6 +15,7 @@ impl GameMove {
     pub fn to_plugin(self) -> api::Move {
         match self {
             GameMove::Chess(m) => plugboard_shakmaty::to_plugin_move(m),
+            GameMove::Xiangqi(m) => m.to_plugin(),
         }
     }
 }

@@ -4,7 +4,7 @@
 use std::{collections::HashMap, path::PathBuf};
 
 use abi_stable::std_types::RStr;
-use plugboard_plugin_api::{EvaluatorSource, OptionSpec, SearchModuleRef};
+use plugboard_plugin_api::{BoardEvaluatorSource, EvaluatorSource, OptionSpec, SearchModuleRef, Variant};
 
 use super::{
     Kind, Origin, Plugin, Registry,
@@ -15,6 +15,19 @@ use super::{
 
 pub const RESCAN_OPTION: &str = "Rescan plugins";
 pub const FOLDER_OPTION: &str = "Plugin folder";
+
+/// An evaluation's entry for the positions a search is handed: its chess
+/// evaluators, or its evaluators of other boards.
+#[derive(Clone, Copy)]
+pub enum EvalSource {
+    Chess(EvaluatorSource),
+    Board(BoardEvaluatorSource),
+}
+
+/// Whether a game of `variant` (a CECP name) is played on 8×8 with [`plugboard_plugin_api::Position`]s.
+fn is_8x8(variant: &str) -> bool {
+    Variant::from_cecp_name(variant).is_none_or(Variant::is_8x8)
+}
 
 /// What an accepted `option` command changed.
 #[derive(Debug, PartialEq, Eq)]
@@ -187,26 +200,56 @@ impl PluginHost {
     }
 
     /// The search for a game of `variant` (a CECP name): the chosen one, or the
-    /// built-in one when the chosen one does not say it can play the variant.
+    /// built-in one when the chosen one does not say it can play the variant (or,
+    /// for a board other than 8×8, was built before such boards crossed the
+    /// boundary).
     pub fn search_module(&self, variant: &str) -> (SearchModuleRef, &Plugin) {
+        let plays = |plugin: &Plugin| {
+            plugin.info.supports_variant(variant)
+                && (is_8x8(variant) || plugin.search_module().is_some_and(|module| module.search_board().is_some()))
+        };
         let chosen = self.selected(Kind::Search);
-        let plugin = if chosen.info.supports_variant(variant) {
+        let plugin = if plays(chosen) {
             chosen
         } else {
             self.registry
                 .plugins()
                 .iter()
-                .find(|p| p.kind == Kind::Search && p.origin == Origin::Builtin && p.disabled.is_none())
+                .find(|p| p.kind == Kind::Search && p.origin == Origin::Builtin && p.disabled.is_none() && plays(p))
                 .unwrap_or(chosen)
         };
         let module = plugin.search_module().expect("search plugins hold search modules");
         (module, plugin)
     }
 
-    pub fn evaluator_source(&self) -> (EvaluatorSource, &Plugin) {
-        let plugin = self.selected(Kind::Eval);
-        let module = plugin.eval_module().expect("evaluation plugins hold evaluation modules");
-        (module.source(), plugin)
+    /// The evaluation for a game of `variant` (a CECP name): the chosen one if it
+    /// scores such positions, else the first built-in one that does. The user
+    /// picks one evaluation; it is used wherever it can be.
+    pub fn evaluator_for(&self, variant: &str) -> (EvalSource, &Plugin) {
+        let source = |plugin: &Plugin| {
+            let module = plugin.eval_module()?;
+            if !plugin.info.evaluates_variant(variant) {
+                return None;
+            }
+            if is_8x8(variant) {
+                Some(EvalSource::Chess(module.source()))
+            } else {
+                module.board_source().map(EvalSource::Board)
+            }
+        };
+        let chosen = self.selected(Kind::Eval);
+        if let Some(found) = source(chosen) {
+            return (found, chosen);
+        }
+        let builtin = self.registry.plugins().iter().filter(|p| p.kind == Kind::Eval && p.origin == Origin::Builtin);
+        for plugin in builtin.filter(|p| p.disabled.is_none()) {
+            if let Some(found) = source(plugin) {
+                return (found, plugin);
+            }
+        }
+        // Nothing scores this game: the chosen one, which refuses when asked.
+        let module = chosen.eval_module().expect("evaluation plugins hold evaluation modules");
+        (EvalSource::Chess(module.source()), chosen)
     }
 
     /// Every variant (CECP names) a usable search plugin lists, each once, the
@@ -381,7 +424,7 @@ mod tests {
 
     impl SearchPlugin for Shatranj {
         fn info() -> PluginInfo {
-            PluginInfo::new("shatranj-only", "0.1.0").variants("normal, shatranj,xiangqi")
+            PluginInfo::new("shatranj-only", "0.1.0").variants("normal, shatranj,shogi")
         }
 
         fn search(_: &SearchRequest<'_>, _: EvaluatorSource, _: Reporter<'_>) -> Result<SearchOutcome, String> {
@@ -396,7 +439,7 @@ mod tests {
         registry.link_search::<Shatranj>();
         let mut host = PluginHost::with_registry(registry, Vec::new());
         let mut expected = builtin.clone();
-        expected.extend(["shatranj".to_owned(), "xiangqi".to_owned()]);
+        expected.extend(["shatranj".to_owned(), "shogi".to_owned()]);
         assert_eq!(host.variants(), expected);
         assert!(builtin.iter().any(|v| v == "normal") && !builtin.iter().any(|v| v == "shatranj"), "{builtin:?}");
         host.disable(Kind::Search, &Origin::Builtin, "shatranj-only", "a test");

@@ -6,5 +6,5 @@ pub mod host;
 pub mod loader;
 pub mod registry;
 
-pub use host::{Examined, OptionChange, PluginHost, ScanWork, Target};
+pub use host::{EvalSource, Examined, OptionChange, PluginHost, ScanWork, Target};
 pub use registry::{Kind, Origin, Plugin, Registry};

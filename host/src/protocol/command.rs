@@ -255,11 +255,18 @@ fn number<T: std::str::FromStr>(text: &str, why: &'static str) -> Result<T, Comm
     text.split_whitespace().next().and_then(|t| t.parse().ok()).ok_or(CommandError::BadParameter(why))
 }
 
+/// A square on any board the protocol names: files from `a`, ranks from `1`, or
+/// from `0` on boards of ten ranks (xiangqi's `e0`); whether the game's board has
+/// it is the game's to say.
 fn square(text: &str) -> Result<&str, CommandError> {
     match text.as_bytes() {
-        [b'a'..=b'h', b'1'..=b'8'] => Ok(text),
+        [file, rank] if is_square(*file, *rank) => Ok(text),
         _ => Err(CommandError::BadParameter("a square like e4 is needed")),
     }
+}
+
+fn is_square(file: u8, rank: u8) -> bool {
+    (b'a'..=b'p').contains(&file) && rank.is_ascii_digit()
 }
 
 /// `holding [PPN] [q] WN`: the brackets hold piece letters; the gained piece after them is news only.
@@ -321,13 +328,14 @@ fn parse_level(rest: &str) -> Result<Command<'_>, CommandError> {
     Ok(Command::Level { moves_per_session, base_ms, increment_ms: (increment * 1000.0).min(1e15) as u64 })
 }
 
-/// Coordinate moves (`e2e4`, `e7e8q`, `e7e8=q`) and castling words, sent without `usermove`.
+/// Coordinate moves (`e2e4`, `e7e8q`, `e7e8=q`, xiangqi's `h2e2`) and castling
+/// words, sent without `usermove`.
 fn looks_like_move(word: &str) -> bool {
     if matches!(word, "O-O" | "O-O-O" | "o-o" | "o-o-o" | "0-0" | "0-0-0") {
         return true;
     }
     let bytes = word.as_bytes();
-    let square = |file: u8, rank: u8| (b'a'..=b'h').contains(&file) && (b'1'..=b'8').contains(&rank);
+    let square = |file: u8, rank: u8| is_square(file, rank);
     match bytes {
         [f1, r1, f2, r2, rest @ ..] if square(*f1, *r1) && square(*f2, *r2) => match rest {
             [] => true,

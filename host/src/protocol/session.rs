@@ -280,9 +280,8 @@ impl Session {
             Command::Option { name, value } => self.set_option(line.trim(), name, value),
             Command::Edit => {
                 core.begin_edit();
-                match core.game().chess_board() {
-                    Some(board) => self.edit = Some(Edit::start(board, core.game().turn())),
-                    // Protocol 1's editing names chess pieces; other boards come with `setboard`.
+                match Edit::start(core.game()) {
+                    Some(edit) => self.edit = Some(edit),
                     None => self.refuse(line, Refusal::NotLegalNow(Some("this board cannot be edited".into()))),
                 }
             }
@@ -312,11 +311,10 @@ impl Session {
                     self.refuse(line, refusal);
                 }
             }
-            Command::Lift(square) => {
-                if let Some(colors) = core.game().highlight(square) {
-                    self.reply(Reply::Highlight(colors));
-                }
-            }
+            Command::Lift(square) => match core.game().highlight(square) {
+                Some(colors) => self.reply(Reply::Highlight(colors)),
+                None => self.refuse(line, Refusal::BadParameter("no such square on this board".into())),
+            },
             Command::Put(_) | Command::Hover(_) => (),
             Command::Holding { white, black } => {
                 if let Err(refusal) = core.set_holdings(white, black) {

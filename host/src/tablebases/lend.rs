@@ -105,7 +105,7 @@ mod tests {
         let use_tablebases = module.use_tablebases().expect("alphabeta takes tablebases");
         use_tablebases(lent.map(SearchTables::probe).into());
         let game = crate::game::Game::from_fen(fen).unwrap();
-        let root = game.plugin_root();
+        let root = game.plugin_root().chess().unwrap();
         let control = SearchControl::new(NO_DEADLINE, NO_DEADLINE, false);
         let request = SearchRequest {
             game_start: root,

@@ -22,8 +22,10 @@ fn expected(kind: &str, lines: &[&str]) -> Vec<String> {
 #[test]
 fn unknown_commands() {
     let mut t = Transcript::playing("scripted");
-    let lines = ["frobnicate", "  analyse  ", "e2e9", "Usermove e2e4", "PING 1", "partners mann"];
+    let lines = ["frobnicate", "  analyse  ", "e2e", "Usermove e2e4", "PING 1", "partners mann"];
     assert_eq!(replies(&mut t, &lines), expected("unknown command", &lines));
+    // Squares of any board the protocol names make a move, which the game then judges.
+    assert_eq!(t.say(&["e2e9"]), ["Illegal move (not a move): e2e9"]);
 }
 
 #[test]

@@ -14,7 +14,7 @@
 
 use std::sync::{Mutex, MutexGuard};
 
-use plugboard::{event::Progress, search::SearchSpec};
+use plugboard::{event::Progress, game::PluginPosition, search::SearchSpec};
 use plugboard_plugin_api::{
     EvaluatorSource, Move, NO_DEADLINE, OptionSpec, PluginInfo, Reporter, Score, SearchOutcome, SearchPlugin,
     SearchRequest, abi_stable::std_types::RNone,
@@ -89,31 +89,51 @@ struct Decision {
     preset: Option<i32>,
 }
 
+/// The expected reply to a move: the lowest legal one after it.
+type PonderOf = Box<dyn Fn(Move) -> Option<Move>>;
+
 fn decide(spec: &SearchSpec) -> Result<Decision, String> {
-    let board = plugboard_alphabeta::position_to_board(&spec.root)?;
-    let mut moves = Vec::new();
-    board.generate_moves(|list| {
-        moves.extend(list);
-        false
-    });
-    let allowed = |m: &(cozy_chess::Move, Move)| spec.root_moves.is_empty() || spec.root_moves.contains(&m.1);
-    let best = moves
-        .iter()
-        .map(|&m| (m, plugboard_alphabeta::move_from_cozy(m)))
-        .filter(allowed)
-        .min_by_key(|(_, m)| (m.from, m.to));
-    let ponder = best.and_then(|(m, _)| {
-        let mut after = board.clone();
-        after.play_unchecked(m);
-        let mut replies = Vec::new();
-        after.generate_moves(|list| {
-            replies.extend(list.into_iter().map(plugboard_alphabeta::move_from_cozy));
-            false
-        });
-        replies.into_iter().min_by_key(|m| (m.from, m.to))
-    });
-    let preset = spec.preset_scores.iter().find(|p| p.position == spec.root).map(|p| p.centipawns);
-    Ok(Decision { best: best.map(|(_, m)| m), ponder, legal_count: moves.len() as u32, preset })
+    let preset =
+        spec.preset_scores.iter().find(|(position, _)| *position == spec.root).map(|&(_, centipawns)| centipawns);
+    let (moves, ponder_of): (Vec<Move>, PonderOf) = match spec.root {
+        PluginPosition::Chess(root) => {
+            let board = plugboard_alphabeta::position_to_board(&root)?;
+            let mut moves = Vec::new();
+            board.generate_moves(|list| {
+                moves.extend(list.into_iter().map(plugboard_alphabeta::move_from_cozy));
+                false
+            });
+            let ponder = move |m: Move| {
+                let mut after = board.clone();
+                after.play_unchecked(plugboard_alphabeta::move_to_cozy(m).ok()?);
+                let mut replies = Vec::new();
+                after.generate_moves(|list| {
+                    replies.extend(list.into_iter().map(plugboard_alphabeta::move_from_cozy));
+                    false
+                });
+                replies.into_iter().min_by_key(|m| (m.from, m.to))
+            };
+            (moves, Box::new(ponder))
+        }
+        PluginPosition::Board(root) => {
+            let position = plugboard_xiangqi::Position::from_board_position(&root)?;
+            let legal = |position: &plugboard_xiangqi::Position| {
+                let mut list = plugboard_xiangqi::MoveList::new();
+                position.legal_moves(&mut list);
+                list.iter().map(|m| m.to_plugin()).collect::<Vec<Move>>()
+            };
+            let moves = legal(&position);
+            let ponder = move |m: Move| {
+                let after = position.after(plugboard_xiangqi::Move::from_plugin(m));
+                legal(&after).into_iter().min_by_key(|m| (m.from, m.to))
+            };
+            (moves, Box::new(ponder))
+        }
+    };
+    let allowed = |m: &&Move| spec.root_moves.is_empty() || spec.root_moves.contains(m);
+    let best = moves.iter().filter(allowed).min_by_key(|m| (m.from, m.to)).copied();
+    let ponder = best.and_then(ponder_of);
+    Ok(Decision { best, ponder, legal_count: moves.len() as u32, preset })
 }
 
 /// The one line the fakes report: depth 1, one node, the best move. The score is
@@ -146,7 +166,7 @@ pub struct Scripted;
 
 impl SearchPlugin for Scripted {
     fn info() -> PluginInfo {
-        PluginInfo::new(SCRIPTED, "1.0").variants("normal,fischerandom")
+        PluginInfo::new(SCRIPTED, "1.0").variants("normal,fischerandom,xiangqi")
     }
 
     fn search(_: &SearchRequest<'_>, _: EvaluatorSource, _: Reporter<'_>) -> Result<SearchOutcome, String> {
@@ -207,7 +227,7 @@ impl Seen {
             soft_ms: deadline(spec.soft_ms),
             hard_ms: deadline(spec.hard_ms),
             infinite: spec.infinite,
-            preset_scores: spec.preset_scores.iter().map(|p| p.centipawns).collect(),
+            preset_scores: spec.preset_scores.iter().map(|&(_, centipawns)| centipawns).collect(),
             eval_noise: spec.eval_noise,
             clear_hash: spec.clear_hash,
         }

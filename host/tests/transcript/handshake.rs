@@ -15,7 +15,7 @@ fn handshake_lists_features_then_options_then_done() {
         "feature myname=\"Plugboard 0.1.0\" ping=1 setboard=1 usermove=1 playother=1 san=0 time=1 draw=1 \
          sigint=0 sigterm=1 reuse=1 analyze=1 colors=0 name=1 ics=1 nps=1 memory=1 smp=1 debug=1 \
          pause=1 exclude=1 setscore=1 highlight=1 egt=\"syzygy\" \
-         variants=\"normal,fischerandom,atomic,suicide,giveaway,kingofthehill,3check,crazyhouse,racingkings,horde,bughouse\""
+         variants=\"normal,fischerandom,atomic,suicide,giveaway,kingofthehill,3check,crazyhouse,racingkings,horde,xiangqi,bughouse\""
     );
     assert_eq!(
         lines[2..24],
@@ -41,7 +41,7 @@ fn handshake_lists_features_then_options_then_done() {
             "feature option=\"Reset settings -reset\"",
             "feature option=\"Configure -string \"",
             "feature option=\"Search -combo *alphabeta /// patient /// probe /// scripted\"",
-            "feature option=\"Evaluation -combo *pesto\"",
+            "feature option=\"Evaluation -combo *pesto /// xiangqi-pst\"",
         ]
     );
     assert_eq!(lines[24], "feature option=\"Rescan plugins -button\"");
@@ -90,6 +90,7 @@ fn debug_lines_wait_for_the_feature_to_be_accepted() {
         [
             "# search plugin alphabeta 0.1.0 from (built in)",
             "# evaluation plugin pesto 0.1.0 from (built in)",
+            "# evaluation plugin xiangqi-pst 0.1.0 from (built in)",
             "# search plugin scripted 1.0 from (built in)",
             "# search plugin patient 1.0 from (built in)",
             "# search plugin probe 1.0 from (built in)",

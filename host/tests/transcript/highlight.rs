@@ -10,7 +10,8 @@ fn lift_is_answered_with_the_legal_destinations() {
     assert_eq!(t.say(&["lift e2"]), ["highlight 8/8/8/8/4Y3/4Y3/8/8"]);
     // `put` and `hover` need no answer.
     assert_eq!(t.say(&["lift b1", "put c3", "hover c3"]), ["highlight 8/8/8/8/8/Y1Y5/8/8"]);
-    assert_eq!(t.say(&["lift e9"]), ["Error (bad parameter): lift e9"]);
+    assert_eq!(t.say(&["lift e9"]), ["Error (bad parameter): lift e9 (no such square on this board)"]);
+    assert_eq!(t.say(&["lift e"]), ["Error (bad parameter): lift e"]);
 }
 
 #[test]

@@ -32,3 +32,4 @@ mod sides;
 mod takeback;
 mod thinking;
 mod variants;
+mod xiangqi;

@@ -15,9 +15,9 @@ use std::{
 };
 
 use plugboard_plugin_api::{
-    self as api, BoardPiece, BoardPosition, BoardSearchRequest, EVAL_FAILURE_PREFIX, Reporter, SearchOutcome, Variant,
+    self as api, BoardPosition, BoardSearchRequest, EVAL_FAILURE_PREFIX, Reporter, SearchOutcome, Variant,
 };
-use plugboard_xiangqi::{Color, Move, MoveList, Position, Square};
+use plugboard_xiangqi::{Move, MoveList, Position};
 
 use crate::{eval::BoardEvaluation, tt::with_shared_table};
 use search::{Searcher, Team};
@@ -124,31 +124,20 @@ impl History {
 
 /// The rules' position for a board position of xiangqi.
 pub fn from_board(board: &BoardPosition) -> Result<Position, String> {
-    let turn = if board.side_to_move == 0 { Color::Red } else { Color::Black };
-    Position::from_squares(&board.squares, turn, u32::from(board.halfmove_clock), board.fullmove_number)
-        .map_err(|error| format!("not a xiangqi position: {error}"))
+    Position::from_board_position(board).map_err(|error| format!("not a xiangqi position: {error}"))
 }
 
 /// The board position of a xiangqi position.
 pub fn to_board(position: &Position) -> BoardPosition {
-    let mut board = BoardPosition::empty(Variant::XIANGQI, 9, 10);
-    for color in [Color::Red, Color::Black] {
-        for (square, piece) in position.pieces(color) {
-            board.put(square.0, Some(BoardPiece(piece.code())));
-        }
-    }
-    board.side_to_move = position.turn().index() as u8;
-    board.halfmove_clock = position.halfmoves().min(u32::from(u16::MAX)) as u16;
-    board.fullmove_number = position.fullmoves();
-    board
+    position.to_board_position()
 }
 
 pub fn from_api(m: api::Move) -> Move {
-    Move::new(Square(m.from), Square(m.to))
+    Move::from_plugin(m)
 }
 
 pub fn to_api(m: Move) -> api::Move {
-    api::Move::new(m.from.0, m.to.0, None)
+    m.to_plugin()
 }
 
 impl Team {

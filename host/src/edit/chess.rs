@@ -1,4 +1,4 @@
-//! Protocol 1's `edit` mode: pieces placed one line at a time until `.`.
+//! `edit` on a chess board.
 //!
 //! Castling and en passant cannot be stated in `edit`; as the protocol says, a
 //! king and rook standing on their starting squares are taken to be unmoved, and
@@ -6,9 +6,11 @@
 
 use shakmaty::{Bitboard, Board, CastlingMode, Chess, Color, FromSetup, Piece, Role, Setup, Square};
 
-/// A position being set up.
+use super::EditStep;
+
+/// A chess position being set up.
 #[derive(Debug, Clone)]
-pub struct Edit {
+pub struct ChessEdit {
     board: Board,
     /// The colour of the pieces the next lines place.
     placing: Color,
@@ -16,22 +18,12 @@ pub struct Edit {
     turn: Color,
 }
 
-/// What one line of edit mode did.
-#[derive(Debug, PartialEq, Eq)]
-pub enum EditStep {
-    Continue,
-    /// The line could not be understood; the edit goes on.
-    Refused(&'static str),
-    /// `.`: the position as set up, or why it is not a legal position.
-    Done(Result<Chess, String>),
-}
-
-impl Edit {
-    pub fn start(board: Board, turn: Color) -> Edit {
-        Edit { board, placing: Color::White, turn }
+impl ChessEdit {
+    pub fn start(board: Board, turn: Color) -> ChessEdit {
+        ChessEdit { board, placing: Color::White, turn }
     }
 
-    pub fn line(&mut self, line: &str) -> EditStep {
+    pub fn line(&mut self, line: &str) -> EditStep<Chess> {
         match line.trim() {
             "." => EditStep::Done(self.finish()),
             "#" => {
@@ -46,7 +38,7 @@ impl Edit {
         }
     }
 
-    fn place(&mut self, text: &str) -> EditStep {
+    fn place(&mut self, text: &str) -> EditStep<Chess> {
         let mut chars = text.chars();
         let (Some(letter), Ok(square)) = (chars.next(), chars.as_str().parse::<Square>()) else {
             return EditStep::Refused("expected a piece letter and a square, like Pe4 or xe4");
@@ -101,7 +93,7 @@ mod tests {
 
     use super::*;
 
-    fn run(edit: &mut Edit, lines: &[&str]) -> Result<Chess, String> {
+    fn run(edit: &mut ChessEdit, lines: &[&str]) -> Result<Chess, String> {
         for line in lines {
             if let EditStep::Done(result) = edit.line(line) {
                 return result;
@@ -112,7 +104,7 @@ mod tests {
 
     #[test]
     fn builds_a_position_with_assumed_castling_rights() {
-        let mut edit = Edit::start(Board::default(), Color::White);
+        let mut edit = ChessEdit::start(Board::default(), Color::White);
         let position = run(&mut edit, &["#", "Ke1", "Rh1", "Pa2", "c", "ke8", "ra8", "Rh8", "xh8", "."]).unwrap();
         assert_eq!(
             Fen::from_position(&position, EnPassantMode::Legal).to_string(),
@@ -122,7 +114,7 @@ mod tests {
 
     #[test]
     fn keeps_the_side_to_move_and_refuses_nonsense() {
-        let mut edit = Edit::start(Board::default(), Color::Black);
+        let mut edit = ChessEdit::start(Board::default(), Color::Black);
         assert_eq!(edit.line("Zz9"), EditStep::Refused("expected a piece letter and a square, like Pe4 or xe4"));
         assert_eq!(edit.line("Qe9"), EditStep::Refused("expected a piece letter and a square, like Pe4 or xe4"));
         let position = run(&mut edit, &["."]).unwrap();
@@ -131,7 +123,7 @@ mod tests {
 
     #[test]
     fn an_impossible_position_is_an_error() {
-        let mut edit = Edit::start(Board::default(), Color::White);
+        let mut edit = ChessEdit::start(Board::default(), Color::White);
         assert!(run(&mut edit, &["#", "Ke1", "."]).is_err());
     }
 }

@@ -33,7 +33,11 @@ make_work() {
 # SAVE_SETTINGS=true (with a -saveSettingsFile of the caller's), so no one's
 # ~/.xboardrc is written (xboard finds `~` in the password database, so the private
 # HOME does not keep it from reading one); `timeout` signals its whole process group
-# (xvfb-run, Xvfb, xboard, engines).
+# (xvfb-run, Xvfb, xboard, engines). `timeout` makes that group its own, so a
+# signal to the caller's group (Ctrl-C) does not reach it: a caller that may be
+# stopped traps the signal and calls stop_xboard. xboard runs in the background
+# (XBOARD_PID, the group's leader) for that: bash runs a trap only once the
+# command it waits for in the foreground has ended, but interrupts `wait`.
 run_xboard() {
   local start
   start=$(date +%s)
@@ -43,11 +47,23 @@ run_xboard() {
     "$XBOARD" "$@" \
       -debug -nameOfDebugFile "$DEBUG_FILE" -sgf "$PGN" \
       -saveSettingsOnExit "${SAVE_SETTINGS:-false}" -popupExitMessage false -soundProgram '' \
-      </dev/null >"$XBOARD_OUT" 2>&1
+      </dev/null >"$XBOARD_OUT" 2>&1 &
+  XBOARD_PID=$!
+  wait "$XBOARD_PID"
   RC=$?
+  XBOARD_PID=
   set -e
   ELAPSED=$(( $(date +%s) - start ))
   echo "xboard exited with status $RC after ${ELAPSED}s"
+}
+
+# stop_xboard: ends the xboard run_xboard started (its whole process group), if any.
+stop_xboard() {
+  if [ -n "${XBOARD_PID:-}" ]; then
+    kill -TERM -- "-$XBOARD_PID" 2>/dev/null || kill -TERM "$XBOARD_PID" 2>/dev/null || true
+    wait "$XBOARD_PID" 2>/dev/null || true
+    XBOARD_PID=
+  fi
 }
 
 # filtered_fairymax FAIRYMAX: sets OPPONENT to a script in WORK that runs Fairy-Max
@@ -64,6 +80,35 @@ trap '' INT
 grep --line-buffered -v -E '^(computer|result)( |\$)' | '$1'
 EOF
   chmod +x "$OPPONENT"
+}
+
+# engine_variants COMMAND [ARG...]: the variants the engine announces
+# (`feature variants="..."`, comma-separated; empty when it announces none, which
+# means normal chess only). xboard, given `-variant V` and a first engine that does
+# not announce V, says so in a dialog and plays the engine's first variant instead,
+# so a script checks the announcement before it starts xboard. Waits for `done=1`
+# (10 s at most between lines), then sends `quit`.
+engine_variants() {
+  local line variants=""
+  coproc PROBE { HOME=${WORK:-$HOME} timeout -k 2 30 "$@" 2>/dev/null; }
+  printf 'xboard\nprotover 2\n' 1>&"${PROBE[1]}" 2>/dev/null || true
+  while IFS= read -r -t 10 line <&"${PROBE[0]}"; do
+    case $line in *variants=\"*) variants=${line#*variants=\"}; variants=${variants%%\"*} ;; esac
+    case $line in *done=1*) break ;; esac
+  done
+  printf 'quit\n' 1>&"${PROBE[1]}" 2>/dev/null || true
+  # End of input too, for an engine behind a filter (grep waits for it).
+  local in_fd=${PROBE[1]}
+  exec {in_fd}>&-
+  wait "$PROBE_PID" 2>/dev/null || true
+  printf '%s\n' "$variants"
+}
+
+# plays_variant VARIANT COMMAND [ARG...]: the engine announces VARIANT.
+plays_variant() {
+  local variant=$1
+  shift
+  case ",$(engine_variants "$@")," in *",$variant,"*) return 0 ;; *) return 1 ;; esac
 }
 
 show_files() {

@@ -61,21 +61,6 @@ xboard_tc=$((base / 60)):$(printf '%02d' $((base % 60)))
 command -v xvfb-run >/dev/null || fail "xvfb-run not found (apt-get install xvfb xauth)"
 [ -f "$openings" ] || fail "no openings file $openings"
 
-name=$opponent-$tc
-[ "$first" = plugboard ] || name=$first-$opponent-$tc
-mkdir -p "$out/$name.d"
-out=$(realpath -- "$out")
-dir=$out/$name.d
-pgn_all=$out/$name.pgn
-progress=$out/$name.progress
-
-# xboard decides from a file's first line whether it holds FENs, so it gets the
-# positions without the # header; the copy stays with the match, so a rerun plays
-# the same openings even if the file has changed since.
-[ -s "$dir/openings.fen" ] || grep -v -E '^(#|[[:space:]]*$)' "$openings" >"$dir/openings.fen"
-n_openings=$(grep -c . "$dir/openings.fen")
-[ "$n_openings" -gt 0 ] || fail "no positions in $openings"
-
 # engine NAME: sets CMD (what xboard starts, in WORK) for an engine of the match.
 engine() {
   case $1 in
@@ -97,14 +82,39 @@ engine() {
   esac
 }
 
+for who in "$first" "$opponent"; do
+  case $who in plugboard|maxqi|hoixiangqi|fairy-stockfish) ;; *) echo "unknown engine: $who" >&2; usage ;; esac
+done
 # Both engines must announce xiangqi, or xboard would play chess instead.
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/xiangqi-probe-XXXXXX")
+probe=$(mktemp -d "${TMPDIR:-/tmp}/xiangqi-probe-XXXXXX")
+trap 'rm -rf "$probe"' EXIT
+WORK=$probe
 for who in "$first" "$opponent"; do
   engine "$who"
   # shellcheck disable=SC2086 # CMD is a command line (hoixiangqi -x)
-  plays_variant xiangqi $CMD || fail "$who ($CMD) does not announce variant xiangqi (its variants: $(engine_variants $CMD))"
+  variants=$(engine_variants $CMD)
+  case ",$variants," in
+    *,xiangqi,*) ;;
+    *) fail "$who ($CMD) does not announce variant xiangqi (it announces: ${variants:-none})" ;;
+  esac
 done
-rm -rf "$WORK"
+rm -rf "$probe"
+trap - EXIT
+
+name=$opponent-$tc
+[ "$first" = plugboard ] || name=$first-$opponent-$tc
+mkdir -p "$out/$name.d"
+out=$(realpath -- "$out")
+dir=$out/$name.d
+pgn_all=$out/$name.pgn
+progress=$out/$name.progress
+
+# xboard decides from a file's first line whether it holds FENs, so it gets the
+# positions without the # header; the copy stays with the match, so a rerun plays
+# the same openings even if the file has changed since.
+[ -s "$dir/openings.fen" ] || grep -v -E '^(#|[[:space:]]*$)' "$openings" >"$dir/openings.fen"
+n_openings=$(grep -c . "$dir/openings.fen")
+[ "$n_openings" -gt 0 ] || fail "no positions in $openings"
 
 pairs=$(( (games + 1) / 2 ))
 [ $((games % 2)) -eq 0 ] || echo "note: games are played in pairs; playing $((pairs * 2))"

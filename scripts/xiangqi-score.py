@@ -63,7 +63,11 @@ def read_games(path):
             result = tags.get("Result", "*")
             # The comment just before the closing result token is xboard's reason.
             m = re.search(r"\{([^{}]*)\}\s*(?:1-0|0-1|1/2-1/2|\*)\s*$", body)
-            return dict(tags), (m.group(1).strip() if m else ""), result
+            reason = m.group(1).strip() if m else ""
+            # Not a reason but the last move's score, depth and time (-pgnExtendedInfo).
+            if re.fullmatch(r"[+-]?(\d+(\.\d+)?|#-?\d+)/\d+(\s+[\d.:]+)?", reason):
+                reason = ""
+            return dict(tags), reason, result
         return None
 
     for line in text.splitlines():

@@ -33,7 +33,9 @@
 # Hash). xboard: -testLegality, -testClaims, -autoCallFlag, -checkMates, its own
 # repetition rule (perpetual check or chase loses, other repetitions draw on the
 # 6th occurrence), the 50-move rule (checks not counted) and a draw after 150
-# moves (-adjudicateDrawMoves 150, i.e. 300 plies).
+# moves (-adjudicateDrawMoves 150, i.e. 300 plies). xboard's [TimeControl] tag
+# drops the increment's fraction (10+0 for 10+0.1); the engines are sent the real
+# one (`level 0 0:10 0.1`), as the debug logs show.
 set -euo pipefail
 
 usage() { echo "usage: $0 OPPONENT GAMES [TC]   (OPPONENT: maxqi | hoixiangqi | fairy-stockfish)" >&2; exit 2; }

@@ -104,13 +104,6 @@ engine_variants() {
   printf '%s\n' "$variants"
 }
 
-# plays_variant VARIANT COMMAND [ARG...]: the engine announces VARIANT.
-plays_variant() {
-  local variant=$1
-  shift
-  case ",$(engine_variants "$@")," in *",$variant,"*) return 0 ;; *) return 1 ;; esac
-}
-
 show_files() {
   echo
   echo "debug log: $DEBUG_FILE"

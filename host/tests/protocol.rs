@@ -467,7 +467,10 @@ fn a_plugin_found_only_through_the_plugin_folder_is_restored_and_a_lost_one_told
     std::fs::remove_file(folder.path().join("panicky.so")).unwrap();
     let mut engine = Engine::start_at_home(home, None, &[]);
     let features = engine.handshake();
-    assert!(features.iter().any(|l| l.contains("Evaluation -combo *pesto /// xiangqi-pst")), "{features:?}");
+    assert!(
+        features.iter().any(|l| l.contains("Evaluation -combo *pesto /// material /// xiangqi-pst")),
+        "{features:?}"
+    );
     let said = engine.sync(3);
     let told = said.iter().find(|l| l.starts_with("telluser Saved settings not restored")).unwrap_or_else(|| {
         panic!("{said:?}");

@@ -309,6 +309,77 @@
 //! #     Ok(())
 //! # }
 //! ```
+//!
+//! # An evaluation for another board
+//!
+//! Xiangqi (and any board beyond 8×8) crosses the boundary as a [`BoardPosition`]:
+//! one byte per square (`rank * 16 + file`) with the piece's [`BoardKind`] and
+//! colour. An evaluation lists the variants it scores in [`PluginInfo::variants`],
+//! wraps a [`BoardEvaluate`] with [`BoardEvaluator::from_rust`] in
+//! [`EvalPlugin::new_board_evaluator`], and, if it scores no chess, takes
+//! [`NoEvaluator`] as its chess evaluator. The host hands it only the variants it
+//! lists, and it appears in the same `Evaluation` menu as the chess ones
+//! (`plugins/eval-xiangqi` is the complete one). A search plays such boards in
+//! [`SearchPlugin::search_board`] the same way.
+//!
+//! ```rust
+//! // src/lib.rs
+//! use plugboard_plugin_api::{
+//!     BoardEvaluate, BoardEvaluator, BoardKind, BoardPosition, EvalPlugin, NoEvaluator, PluginInfo, Variant,
+//! };
+//!
+//! pub struct MyXiangqiEval;
+//!
+//! impl EvalPlugin for MyXiangqiEval {
+//!     type Evaluator = NoEvaluator;
+//!
+//!     fn info() -> PluginInfo {
+//!         PluginInfo::new("my-xiangqi", "0.1.0").variants("xiangqi")
+//!     }
+//!
+//!     fn new_evaluator() -> Result<NoEvaluator, String> {
+//!         Err("xiangqi only".into())
+//!     }
+//!
+//!     fn new_board_evaluator(variant: Variant) -> Result<BoardEvaluator, String> {
+//!         match variant {
+//!             Variant::XIANGQI => Ok(BoardEvaluator::from_rust(Chariots)),
+//!             _ => Err(format!("no {}", variant.cecp_name())),
+//!         }
+//!     }
+//! }
+//!
+//! pub struct Chariots;
+//!
+//! impl BoardEvaluate for Chariots {
+//!     /// 900 centipawns a chariot, for the side to move.
+//!     fn evaluate(&mut self, position: &BoardPosition) -> i32 {
+//!         let chariots = |color| {
+//!             let is_chariot = |&square: &u8| position.piece_at(square).map(|p| p.kind()) == Some(BoardKind::CHARIOT);
+//!             position.squares_of(color).filter(is_chariot).count() as i32
+//!         };
+//!         900 * (chariots(position.side_to_move) - chariots(position.side_to_move ^ 1))
+//!     }
+//! }
+//!
+//! plugboard_plugin_api::export_eval_plugin!(MyXiangqiEval);
+//! #
+//! # fn main() -> Result<(), String> {
+//! #     use plugboard_plugin_api::BoardPiece;
+//! #     // What the host does: it asks for a xiangqi evaluator through the table.
+//! #     let module = MyXiangqiEval::module();
+//! #     assert!(module.source().create().is_err(), "no chess");
+//! #     let mut evaluator = module.board_source().expect("the entry").create(Variant::XIANGQI)?;
+//! #     let mut board = BoardPosition::empty(Variant::XIANGQI, 9, 10);
+//! #     board.put(BoardPosition::square(0, 0), Some(BoardPiece::new(BoardKind::CHARIOT, 0)));
+//! #     board.put(BoardPosition::square(8, 0), Some(BoardPiece::new(BoardKind::CHARIOT, 0)));
+//! #     board.put(BoardPosition::square(0, 9), Some(BoardPiece::new(BoardKind::CHARIOT, 1)));
+//! #     assert_eq!(evaluator.evaluate(&board), 900);
+//! #     board.side_to_move = 1;
+//! #     assert_eq!(evaluator.evaluate(&board), -900);
+//! #     Ok(())
+//! # }
+//! ```
 
 pub mod board;
 pub mod eval;

@@ -42,7 +42,7 @@ fn the_readme_shows_the_doctested_plugins() {
     };
     let readme = rust_blocks(&read(&crate_dir.join("../README.md")));
     let docs = rust_blocks(&crate_docs(&read(&crate_dir.join("src/lib.rs"))));
-    assert_eq!(docs.len(), 2, "the crate docs show an evaluation and a search plugin");
+    assert_eq!(docs.len(), 3, "the crate docs show an evaluation, a search and a xiangqi evaluation plugin");
     for (index, doc) in docs.iter().enumerate() {
         assert!(
             readme.contains(doc),

@@ -372,7 +372,11 @@ mod tests {
         assert_eq!(Command::parse("e7e8q"), Ok(Command::Move("e7e8q")));
         assert_eq!(Command::parse("usermove g1f3"), Ok(Command::Move("g1f3")));
         assert_eq!(Command::parse("O-O"), Ok(Command::Move("O-O")));
-        assert_eq!(Command::parse("e2e9"), Err(CommandError::Unknown));
+        // Squares of any board: the game says whether it has them.
+        assert_eq!(Command::parse("h2e2"), Ok(Command::Move("h2e2")));
+        assert_eq!(Command::parse("b0c2"), Ok(Command::Move("b0c2")));
+        assert_eq!(Command::parse("e2e"), Err(CommandError::Unknown));
+        assert_eq!(Command::parse("z2e4"), Err(CommandError::Unknown));
         assert_eq!(Command::parse("usermove"), Err(CommandError::BadParameter("usermove needs a move")));
     }
 

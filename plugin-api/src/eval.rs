@@ -135,67 +135,7 @@ pub struct Evaluator {
     release: unsafe extern "C" fn(state: *mut c_void),
 }
 
-// The state is created for, and only ever used by, the thread that owns the Evaluator.
-unsafe impl Send for Evaluator {}
-
-impl Evaluator {
-    /// The score of `position` for its side to move, or [`EVAL_FAILED`].
-    #[inline(always)]
-    pub fn evaluate(&mut self, position: &Position) -> i32 {
-        // SAFETY: state was made by the same plugin that supplied evaluate_fn, and is
-        // only used through &mut self, so never from two threads at once.
-        unsafe { (self.evaluate_fn)(self.state, position) }
-    }
-
-    #[inline]
-    pub fn wants_notifications(&self) -> bool {
-        self.on_make.is_some()
-    }
-
-    #[inline]
-    pub fn notify_reset(&mut self, root: &Position) {
-        if let Some(reset) = self.reset {
-            // SAFETY: as for evaluate.
-            unsafe { reset(self.state, root) }
-        }
-    }
-
-    #[inline]
-    pub fn notify_make(&mut self, mv: Move, after: &Position) {
-        if let Some(on_make) = self.on_make {
-            // SAFETY: as for evaluate.
-            unsafe { on_make(self.state, mv, after) }
-        }
-    }
-
-    #[inline]
-    pub fn notify_unmake(&mut self) {
-        if let Some(on_unmake) = self.on_unmake {
-            // SAFETY: as for evaluate.
-            unsafe { on_unmake(self.state) }
-        }
-    }
-
-    /// Wraps a Rust evaluator; every call into it catches panics.
-    pub fn from_rust<E: Evaluate>(evaluator: E) -> Evaluator {
-        let table = hot_path::table(hot_path::Chess(evaluator));
-        Evaluator {
-            state: table.state,
-            evaluate_fn: table.evaluate,
-            reset: table.reset,
-            on_make: table.on_make,
-            on_unmake: table.on_unmake,
-            release: table.release,
-        }
-    }
-}
-
-impl Drop for Evaluator {
-    fn drop(&mut self) {
-        // SAFETY: state came from the same plugin as release and is released once.
-        unsafe { (self.release)(self.state) }
-    }
-}
+hot_path::evaluator_methods!(Evaluator, Position, Evaluate, Chess);
 
 /// An evaluator written in Rust.
 pub trait Evaluate: Send + 'static {

@@ -1,6 +1,8 @@
-//! The shims behind both evaluator tables ([`crate::Evaluator`] for chess,
-//! [`crate::BoardEvaluator`] for other boards): each call into a Rust evaluator
-//! catches panics, written once for either kind of position.
+//! What both evaluator tables ([`crate::Evaluator`] for chess,
+//! [`crate::BoardEvaluator`] for other boards) share, written once for either
+//! kind of position: the shims that catch a Rust evaluator's panics, and the
+//! table's methods (`evaluator_methods!`). The tables themselves stay two
+//! `#[repr(C)]` types, each with its own frozen layout.
 
 use std::{
     ffi::c_void,
@@ -127,3 +129,73 @@ unsafe extern "C" fn release_shim<H: HotPath>(state: *mut c_void) {
     let evaluator = unsafe { Box::from_raw(state.cast::<H>()) };
     let _ = catch_unwind(AssertUnwindSafe(move || drop(evaluator)));
 }
+
+/// The methods of an evaluator table `$table` over `$position`, whose Rust
+/// evaluators implement `$trait` and are seen by the shims through `$adapter`.
+macro_rules! evaluator_methods {
+    ($table:ident, $position:ty, $trait:ident, $adapter:ident) => {
+        // The state is created for, and only ever used by, the thread that owns the table.
+        unsafe impl Send for $table {}
+
+        impl $table {
+            /// The score of `position` for its side to move, or [`crate::EVAL_FAILED`].
+            #[inline(always)]
+            pub fn evaluate(&mut self, position: &$position) -> i32 {
+                // SAFETY: state was made by the same plugin that supplied evaluate_fn, and is
+                // only used through &mut self, so never from two threads at once.
+                unsafe { (self.evaluate_fn)(self.state, position) }
+            }
+
+            #[inline]
+            pub fn wants_notifications(&self) -> bool {
+                self.on_make.is_some()
+            }
+
+            #[inline]
+            pub fn notify_reset(&mut self, root: &$position) {
+                if let Some(reset) = self.reset {
+                    // SAFETY: as for evaluate.
+                    unsafe { reset(self.state, root) }
+                }
+            }
+
+            #[inline]
+            pub fn notify_make(&mut self, mv: crate::Move, after: &$position) {
+                if let Some(on_make) = self.on_make {
+                    // SAFETY: as for evaluate.
+                    unsafe { on_make(self.state, mv, after) }
+                }
+            }
+
+            #[inline]
+            pub fn notify_unmake(&mut self) {
+                if let Some(on_unmake) = self.on_unmake {
+                    // SAFETY: as for evaluate.
+                    unsafe { on_unmake(self.state) }
+                }
+            }
+
+            /// Wraps a Rust evaluator; every call into it catches panics.
+            pub fn from_rust<E: $trait>(evaluator: E) -> $table {
+                let table = $crate::hot_path::table($crate::hot_path::$adapter(evaluator));
+                $table {
+                    state: table.state,
+                    evaluate_fn: table.evaluate,
+                    reset: table.reset,
+                    on_make: table.on_make,
+                    on_unmake: table.on_unmake,
+                    release: table.release,
+                }
+            }
+        }
+
+        impl Drop for $table {
+            fn drop(&mut self) {
+                // SAFETY: state came from the same plugin as release and is released once.
+                unsafe { (self.release)(self.state) }
+            }
+        }
+    };
+}
+
+pub(crate) use evaluator_methods;

@@ -280,29 +280,7 @@ impl ChessGame {
             };
             marks[to as usize] = Some(mark);
         }
-        let mut fen = String::new();
-        for rank in (0..8).rev() {
-            let mut empty = 0u8;
-            for file in 0..8 {
-                match marks[rank * 8 + file] {
-                    Some(mark) => {
-                        if empty > 0 {
-                            fen.push(char::from(b'0' + empty));
-                            empty = 0;
-                        }
-                        fen.push(mark);
-                    }
-                    None => empty += 1,
-                }
-            }
-            if empty > 0 {
-                fen.push(char::from(b'0' + empty));
-            }
-            if rank > 0 {
-                fen.push('/');
-            }
-        }
-        Some(fen)
+        Some(super::highlight_text(8, 8, |file, rank| marks[usize::from(rank) * 8 + usize::from(file)]))
     }
 
     /// The plugin API's view of the moves since the start.

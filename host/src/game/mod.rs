@@ -383,6 +383,35 @@ impl Game {
     }
 }
 
+/// `highlight`'s board: FEN-like ranks from the far side, a mark (`Y`, `R`, …)
+/// where `mark` gives one and counted empty squares elsewhere.
+fn highlight_text(files: u8, ranks: u8, mark: impl Fn(u8, u8) -> Option<char>) -> String {
+    let rows: Vec<String> = (0..ranks)
+        .rev()
+        .map(|rank| {
+            let mut row = String::new();
+            let mut empty = 0u8;
+            for file in 0..files {
+                match mark(file, rank) {
+                    Some(mark) => {
+                        if empty > 0 {
+                            row.push_str(&empty.to_string());
+                            empty = 0;
+                        }
+                        row.push(mark);
+                    }
+                    None => empty += 1,
+                }
+            }
+            if empty > 0 {
+                row.push_str(&empty.to_string());
+            }
+            row
+        })
+        .collect();
+    rows.join("/")
+}
+
 /// The start of a game of the variant CECP calls `name`, if the host knows its rules.
 pub fn variant_start(name: &str) -> Option<Game> {
     Some(match name {

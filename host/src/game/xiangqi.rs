@@ -137,30 +137,9 @@ impl XiangqiGame {
         for m in self.legal_moves().into_iter().filter(|m| m.from == from) {
             marks[usize::from(m.to.0)] = Some(if position.is_capture(m) { 'R' } else { 'Y' });
         }
-        let ranks: Vec<String> = (0..Square::RANKS)
-            .rev()
-            .map(|rank| {
-                let mut text = String::new();
-                let mut empty = 0u8;
-                for file in 0..Square::FILES {
-                    match marks[usize::from(Square::new(file, rank).0)] {
-                        Some(mark) => {
-                            if empty > 0 {
-                                text.push(char::from(b'0' + empty));
-                                empty = 0;
-                            }
-                            text.push(mark);
-                        }
-                        None => empty += 1,
-                    }
-                }
-                if empty > 0 {
-                    text.push(char::from(b'0' + empty));
-                }
-                text
-            })
-            .collect();
-        Some(ranks.join("/"))
+        Some(super::highlight_text(Square::FILES, Square::RANKS, |file, rank| {
+            marks[usize::from(Square::new(file, rank).0)]
+        }))
     }
 
     pub fn plugin_moves(&self) -> Vec<api::Move> {

@@ -58,24 +58,7 @@ fn search_with<E: BoardEvaluation>(
         let _ = root.play(from_api(m));
     }
     let root_moves: Vec<Move> = setup.root_moves.iter().map(|m| parse(m)).collect();
-    let request = BoardSearchRequest {
-        game_start: to_board(&start),
-        moves: moves.as_slice().into(),
-        root: to_board(&root),
-        root_moves: root_moves.as_slice().into(),
-        depth: setup.depth,
-        threads: setup.threads,
-        nodes: 0,
-        hash_mb: 16,
-        multipv: 1,
-        preset_scores: (&[][..]).into(),
-        eval_noise: 0,
-        clear_hash: true,
-        reserved8: [0; 3],
-        noise_seed: 0,
-        control: &setup.control,
-        reserved: [0; 4],
-    };
+    let request = request(&start, &root, &moves, &root_moves, setup.depth, setup.threads, &setup.control);
     let last = Mutex::new(None);
     let record = |info: &SearchInfo<'_>| {
         if !info.pv.is_empty() {
@@ -84,6 +67,35 @@ fn search_with<E: BoardEvaluation>(
     };
     let outcome = run(&request, new_eval, Reporter::new(&record))?;
     Ok(Searched { outcome, last: last.into_inner().unwrap(), root })
+}
+
+fn request<'a>(
+    start: &Position,
+    root: &Position,
+    moves: &'a [Move],
+    root_moves: &'a [Move],
+    depth: u32,
+    threads: u32,
+    control: &'a SearchControl,
+) -> BoardSearchRequest<'a> {
+    BoardSearchRequest {
+        game_start: to_board(start),
+        moves: moves.into(),
+        root: to_board(root),
+        root_moves: root_moves.into(),
+        depth,
+        threads,
+        nodes: 0,
+        hash_mb: 16,
+        multipv: 1,
+        preset_scores: (&[][..]).into(),
+        eval_noise: 0,
+        clear_hash: true,
+        reserved8: [0; 3],
+        noise_seed: 0,
+        control,
+        reserved: [0; 4],
+    }
 }
 
 fn search(setup: &Setup<'_>) -> Searched {
@@ -197,24 +209,7 @@ fn the_search_wins_material_left_hanging() {
 fn depth_reached_in_five_seconds() {
     let setup = Setup { control: SearchControl::new(10_000, 5_000, false), ..Setup::default() };
     let start = Position::from_fen(setup.start).unwrap();
-    let request = BoardSearchRequest {
-        game_start: to_board(&start),
-        moves: (&[][..]).into(),
-        root: to_board(&start),
-        root_moves: (&[][..]).into(),
-        depth: 0,
-        threads: 1,
-        nodes: 0,
-        hash_mb: 64,
-        multipv: 1,
-        preset_scores: (&[][..]).into(),
-        eval_noise: 0,
-        clear_hash: true,
-        reserved8: [0; 3],
-        noise_seed: 0,
-        control: &setup.control,
-        reserved: [0; 4],
-    };
+    let request = request(&start, &start, &[], &[], 0, 1, &setup.control);
     let print = |info: &SearchInfo<'_>| {
         if !info.pv.is_empty() {
             let pv: Vec<String> = info.pv.iter().map(|&m| from_api(m).to_string()).collect();

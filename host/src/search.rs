@@ -195,7 +195,9 @@ impl SearchJob {
     /// from now, the time already spent was the opponent's.
     pub fn set_timed(&self, budget: Budget) -> Budget {
         let elapsed = self.elapsed().as_millis() as u64;
-        let timed = Budget { soft_ms: elapsed + budget.soft_ms, hard_ms: elapsed + budget.hard_ms };
+        // An unlimited budget stays unlimited: a `go ponder depth N` ends by its depth.
+        let timed =
+            Budget { soft_ms: elapsed.saturating_add(budget.soft_ms), hard_ms: elapsed.saturating_add(budget.hard_ms) };
         let control = &self.shared.control;
         self.shared.cpu_soft_ms.store(timed.soft_ms, Ordering::Relaxed);
         self.shared.cpu_hard_ms.store(timed.hard_ms, Ordering::Relaxed);

@@ -6,11 +6,14 @@
 //! the decisions are the core's own: requests here, moves in `play.rs`, what an
 //! option or file change brings about in `configuration.rs`.
 
+pub mod answer;
 mod configuration;
 pub mod knowledge;
 pub mod note;
 pub mod options;
 mod play;
+mod recovery;
+mod resources;
 pub mod searches;
 pub mod setup;
 mod wall_clock;
@@ -20,6 +23,7 @@ use std::{path::PathBuf, sync::mpsc::Sender};
 use shakmaty::Color;
 
 use self::{
+    answer::Answering,
     knowledge::Knowledge,
     options::Options,
     searches::{Launcher, Purpose, Searches},
@@ -34,17 +38,12 @@ use crate::{
     clock::Clock,
     event::Event,
     game::{Game, GameMove},
-    host_options,
     ics::{self, Ics},
     logging::Logging,
     plugins::{Kind, PluginHost},
 };
 
 pub const ENGINE_NAME: &str = concat!("Plugboard ", env!("CARGO_PKG_VERSION"));
-/// What the engine uses besides its hash (code, plugins, table indexes, stacks):
-/// 25 MiB resident with a 1 MiB hash, measured on Linux x86-64 with
-/// `/usr/bin/time -v`. `memory N` leaves this much of N out of the hash.
-const OWN_FOOTPRINT_MB: u32 = 24;
 /// More nodes a second than any engine searches on a PC: a higher `nps` would
 /// make the node budget of a move last for hours of wall time.
 const MAX_NPS: u64 = 50_000_000;
@@ -78,6 +77,8 @@ pub struct Core {
     logging: Option<Logging>,
     /// Where `Save settings` writes, if anywhere.
     settings_path: Option<PathBuf>,
+    /// Searches whose outcome is reported (cxboard's `go`, `score`).
+    answering: Answering,
     quit: bool,
 }
 
@@ -113,6 +114,7 @@ impl Core {
             knowledge: Knowledge::new(seed),
             logging: None,
             settings_path: None,
+            answering: Answering::default(),
             quit: false,
         };
         core.report_plugins();
@@ -336,15 +338,21 @@ impl Core {
     }
 
     pub fn set_position(&mut self, fen: &str) {
-        self.discard_search();
-        let set = self.setup.set_fen(fen);
-        self.expected_reply = None;
-        if let Err(why) = set {
+        if let Err(why) = self.set_position_or_why(fen) {
             // The FEN is part of the message: PyChess ends every analysis with
             // an empty board and stays quiet about errors that quote it.
             self.note(Note::TellError(format!("Illegal position: {why} ({fen})")));
         }
+    }
+
+    /// A position in FEN under the current rules, or why it is none; moves are
+    /// refused after one that is none, until the next.
+    pub fn set_position_or_why(&mut self, fen: &str) -> Result<(), String> {
+        self.discard_search();
+        let set = self.setup.set_fen(fen);
+        self.expected_reply = None;
         self.restart_analysis();
+        set
     }
 
     /// A board set up piece by piece, or why it is no legal position.
@@ -414,24 +422,11 @@ impl Core {
         self.debug(format!("ratings {own} (us) and {opponent}: contempt {contempt} cp"));
     }
 
-    /// `memory`: the engine's whole footprint, hash included.
-    pub fn set_memory(&mut self, mb: u32) {
-        let hash_mb = mb.saturating_sub(OWN_FOOTPRINT_MB).max(1);
-        self.hash_mb = hash_mb.min(hash_ceiling_mb());
-        if self.hash_mb < hash_mb {
-            self.note(Note::Tell(format!("Hash limited to {} MB, half of this machine's memory", self.hash_mb)));
-        }
-    }
-
     /// `.` in analysis: where the analysis stands.
     pub fn analysis_status(&mut self) {
         if let Some(status) = self.searches.analysis_status() {
             self.note(Note::Status(status));
         }
-    }
-
-    pub fn set_cores(&mut self, cores: u32) {
-        self.options.host.threads = cores.clamp(1, host_options::MAX_THREADS);
     }
 
     pub fn pause(&mut self) -> Result<(), Refusal> {
@@ -483,14 +478,4 @@ impl Core {
             &format!("{} {}", eval.name(), eval.info.version),
         )
     }
-}
-
-/// Half the machine's memory, so a mistyped `memory` cannot get the engine killed
-/// for want of it; unbounded where the size cannot be read.
-fn hash_ceiling_mb() -> u32 {
-    let total_kb = std::fs::read_to_string("/proc/meminfo").ok().and_then(|text| {
-        text.lines()
-            .find_map(|line| line.strip_prefix("MemTotal:")?.trim().strip_suffix("kB")?.trim().parse::<u64>().ok())
-    });
-    total_kb.map_or(u32::MAX, |kb| u32::try_from(kb / 1024 / 2).unwrap_or(u32::MAX).max(1))
 }

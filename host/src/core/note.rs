@@ -14,6 +14,15 @@ use crate::{
 pub enum Note {
     /// Our move, played on the core's board.
     Move(GameMove),
+    /// The outcome of a search whose move is reported, not played (cxboard's
+    /// `go`): the best move, `None` when there is no legal move, and the reply
+    /// the search expects to it.
+    BestMove {
+        best: Option<GameMove>,
+        ponder: Option<GameMove>,
+    },
+    /// The engine's score of the current position, for the side to move, when asked.
+    Score(Score),
     /// A line of the running search's thinking.
     Thought(Thought),
     /// How the move about to be played was found without a search (book or tables).

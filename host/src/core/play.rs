@@ -16,19 +16,17 @@ use crate::{
     game::{Game, GameMove},
     ics::{self, Judged, Limits, Verdict},
     known_moves::{Advice, BookUse, KnownMove},
-    plugins::{Kind, Origin},
+    plugins::Kind,
     search::SearchSpec,
 };
 
 /// How much `random` shakes the evaluation: enough to vary play, too little to spoil it.
 const RANDOM_NOISE_CP: u32 = 10;
-/// Below this much time left, a failed search is not retried: the best move known is played.
-const RETRY_MIN_MS: u64 = 20;
 /// Open-ended: analysis and pondering end when told to.
 const UNLIMITED: Budget = Budget { soft_ms: u64::MAX, hard_ms: u64::MAX };
 
 /// How the move we play was found.
-enum Found<'a> {
+pub(super) enum Found<'a> {
     Searched(&'a Running),
     /// Without a search: the note says how (`no search`, `book 42%`, …).
     Unsearched(&'a str),
@@ -114,6 +112,8 @@ impl Core {
         tracing::info!(job = running.id, "ponder hit");
         running.purpose = Purpose::Move;
         running.budget = running.job.set_timed(budget);
+        // Until now the time was the opponent's.
+        running.clock_from = running.job.elapsed();
         if let Some(outcome) = running.ponder_outcome.take()
             && let Some(running) = self.searches.take()
         {
@@ -121,7 +121,7 @@ impl Core {
         }
     }
 
-    fn move_budget(&self) -> Budget {
+    pub(super) fn move_budget(&self) -> Budget {
         self.clock.budget(self.game().fullmoves())
     }
 
@@ -186,7 +186,7 @@ impl Core {
         self.start_search_on(self.game().clone(), Purpose::Analysis, UNLIMITED);
     }
 
-    fn start_search(&mut self, purpose: Purpose, budget: Budget) {
+    pub(super) fn start_search(&mut self, purpose: Purpose, budget: Budget) {
         self.start_search_on(self.game().clone(), purpose, budget);
     }
 
@@ -204,6 +204,7 @@ impl Core {
         let (eval, eval_plugin) = self.plugins.evaluator_for(game.cecp_name());
         let eval_culprit = (eval_plugin.origin.clone(), eval_plugin.name().to_owned());
         let excluded = self.setup.excluded();
+        let answer = self.answer_request().filter(|_| matches!(purpose, Purpose::Answer { .. }));
         let id = self.searches.next_id();
         let spec = SearchSpec {
             module,
@@ -215,7 +216,9 @@ impl Core {
             // Exclusions apply to the current position; a ponder search looks at another.
             // Empty means every legal move, which is also what a search for our move
             // falls back to when everything was excluded.
-            root_moves: if purpose == Purpose::Move && !self.drawing_moves.is_empty() {
+            root_moves: if let Some(answer) = answer {
+                answer.searchmoves.iter().map(|&m| m.to_plugin()).collect()
+            } else if purpose == Purpose::Move && !self.drawing_moves.is_empty() {
                 self.drawing_moves.iter().map(|&m| m.to_plugin()).collect()
             } else if matches!(purpose, Purpose::Ponder { .. }) || excluded.is_empty() {
                 Vec::new()
@@ -223,16 +226,28 @@ impl Core {
                 let legal = game.legal_moves();
                 legal.into_iter().filter(|m| !excluded.contains(m)).map(GameMove::to_plugin).collect()
             },
-            depth: self.clock.depth_limit.unwrap_or(0),
-            nodes: node_limit,
+            depth: match (purpose, answer) {
+                (_, Some(answer)) => answer.limits.plies().unwrap_or(0),
+                (Purpose::Score, _) => 1,
+                _ => self.clock.depth_limit.unwrap_or(0),
+            },
+            nodes: answer.and_then(|answer| answer.limits.nodes).unwrap_or(node_limit),
             threads: self.options.host.threads,
             hash_mb: self.hash_mb,
             // Extra lines cost strength; they are for analysis, not for play.
-            multipv: if purpose == Purpose::Analysis { self.options.host.multipv } else { 1 },
+            multipv: if matches!(purpose, Purpose::Analysis | Purpose::Answer { .. }) {
+                self.options.host.multipv
+            } else {
+                1
+            },
             clear_hash: std::mem::take(&mut self.clear_hash),
             soft_ms: budget.soft_ms,
             hard_ms: budget.hard_ms,
-            infinite: purpose != Purpose::Move,
+            infinite: match purpose {
+                Purpose::Move | Purpose::Score => false,
+                Purpose::Answer { held } => held,
+                Purpose::Analysis | Purpose::Ponder { .. } => true,
+            },
             cpu_clock: self.clock.nodes_per_second == Some(0),
             preset_scores: self.setup.preset_scores().to_vec(),
             tables: self.knowledge.tables().cloned(),
@@ -256,6 +271,7 @@ impl Core {
     pub(super) fn on_progress(&mut self, job: u64, progress: Progress) {
         let nodes_per_second = self.clock.nodes_per_second;
         let Reported::Line(running, progress) = self.searches.progress(job, progress) else { return };
+        let (purpose, root) = (running.purpose, running.root.plugin_root());
         if running.purpose == Purpose::Move && progress.multipv <= 1 {
             self.last_score = Some(match progress.score.kind {
                 ScoreKind::Centipawns => progress.score.value,
@@ -279,7 +295,11 @@ impl Core {
             tbhits: progress.tbhits,
             pv: running.root.legal_start(&progress.pv),
         };
-        self.note(Note::Thought(thought));
+        // A `score` search is asked for its score alone.
+        if purpose != Purpose::Score {
+            self.note(Note::Thought(thought));
+        }
+        self.answer_line(purpose, root, &progress);
     }
 
     pub(super) fn on_finished(&mut self, job: u64, outcome: Result<SearchOutcome, String>) {
@@ -289,17 +309,24 @@ impl Core {
     }
 
     /// What a finished search means: our move, or a fault to recover from.
-    fn conclude(&mut self, running: Running, outcome: Result<SearchOutcome, String>) {
+    pub(super) fn conclude(&mut self, running: Running, outcome: Result<SearchOutcome, String>) {
         let job = running.id;
         tracing::info!(job, elapsed_ms = running.job.elapsed().as_millis() as u64, ?outcome, "search finished");
+        self.charge_own_clock(&running);
         match outcome {
-            Ok(_) if running.purpose != Purpose::Move => {}
+            Ok(_) if running.purpose == Purpose::Score => self.score_concluded(&running),
+            Ok(_) if matches!(running.purpose, Purpose::Analysis | Purpose::Ponder { .. }) => {}
             Ok(outcome) => match outcome.best.into_option().and_then(|m| running.root.from_plugin_move(m)) {
                 Some(best) => {
                     let mut after = running.root.clone();
                     after.play(best);
-                    self.expected_reply = outcome.ponder.into_option().and_then(|r| after.from_plugin_move(r));
-                    self.play_engine_move(best, Found::Searched(&running));
+                    let reply = outcome.ponder.into_option().and_then(|r| after.from_plugin_move(r));
+                    if running.purpose == Purpose::Move {
+                        self.expected_reply = reply;
+                        self.play_engine_move(best, Found::Searched(&running));
+                    } else {
+                        self.answered(&running, best, reply);
+                    }
                 }
                 None => {
                     let (origin, name) = running.culprits.search.clone();
@@ -326,7 +353,7 @@ impl Core {
                 if next.origin == origin && next.name() == name {
                     // The built-in itself failed (a position it cannot read): searching
                     // again would fail again, so the move is made without a search.
-                    if running.purpose == Purpose::Move {
+                    if matches!(running.purpose, Purpose::Move | Purpose::Answer { .. } | Purpose::Score) {
                         self.fall_back_move(&running);
                     }
                 } else {
@@ -336,81 +363,9 @@ impl Core {
         }
     }
 
-    /// The search did not return soon after being told to stop: when it was to
-    /// find our move, the move is played without it so no time is lost.
-    pub(super) fn on_overdue(&mut self, job: u64) {
-        if let Some(running) = self.searches.overdue(job) {
-            self.fall_back_move(&running);
-        }
-    }
-
-    /// The search still has not returned: its plugin ignores the stop flag.
-    pub(super) fn on_hung(&mut self, job: u64) {
-        let Some(hung) = self.searches.hung(job) else { return };
-        let (origin, name) = hung.culprits.search;
-        self.plugin_failed(Kind::Search, &origin, &name, "it did not stop when told to");
-        if self.searches.running().is_none() {
-            self.restart_analysis();
-        }
-    }
-
-    fn plugin_failed(&mut self, kind: Kind, origin: &Origin, name: &str, why: &str) {
-        tracing::error!(%kind, %name, %origin, %why, "plugin failed");
-        let fallback = self.plugins.disable(kind, origin, name, why);
-        self.note(Note::TellError(format!("The {kind} plugin {name} failed: {why}. Using {fallback} instead.")));
-        self.note(Note::OptionsChanged { purged: false });
-    }
-
-    /// After a plugin failed: search again with the fallback if there is time, or
-    /// play the best move known.
-    fn retry(&mut self, failed: Running) {
-        match failed.purpose {
-            Purpose::Analysis => self.restart_analysis(),
-            // Never concluded: a failed ponder search is kept until the opponent moves.
-            Purpose::Ponder { .. } => {}
-            // On a node clock there is no wall-clock budget to split: start afresh.
-            Purpose::Move if failed.budget.hard_ms == NO_DEADLINE => {
-                self.start_search(Purpose::Move, self.move_budget());
-            }
-            Purpose::Move => {
-                let elapsed = failed.job.elapsed().as_millis() as u64;
-                let left = failed.budget.hard_ms.saturating_sub(elapsed);
-                if left >= RETRY_MIN_MS {
-                    let soft = failed.budget.soft_ms.saturating_sub(elapsed).clamp(RETRY_MIN_MS / 2, left);
-                    self.start_search(Purpose::Move, Budget { soft_ms: soft, hard_ms: left });
-                } else {
-                    self.fall_back_move(&failed);
-                }
-            }
-        }
-    }
-
-    /// Plays the best move the failed search reported, or else any legal move.
-    fn fall_back_move(&mut self, failed: &Running) {
-        let reported =
-            failed.last_line.as_ref().and_then(|l| l.pv.first()).and_then(|&m| failed.root.from_plugin_move(m));
-        let any = failed.root.legal_moves().first().copied();
-        // The reply the last search expected belongs to an older position; only
-        // this search's own line, when its first move is the one played, can say
-        // what comes next.
-        self.expected_reply = None;
-        if let (Some(m), Some(line)) = (reported, failed.last_line.as_ref()) {
-            let mut after = failed.root.clone();
-            after.play(m);
-            self.expected_reply = line.pv.get(1).and_then(|&r| after.from_plugin_move(r));
-        }
-        match reported.or(any) {
-            Some(m) => {
-                self.note(Note::Unsearched(m));
-                self.play_engine_move(m, Found::Unsearched("no search"));
-            }
-            None => self.note(Note::MoveSearchOver),
-        }
-    }
-
     /// Our move, as `found`: resigned instead, or played with a draw offer or claim
     /// before it and the commentary for a chess server after it.
-    fn play_engine_move(&mut self, m: GameMove, found: Found<'_>) {
+    pub(super) fn play_engine_move(&mut self, m: GameMove, found: Found<'_>) {
         let now = self.wall_clock.now();
         let (summary, note) = match found {
             Found::Searched(running) => (running.summary_of(m, self.clock.nodes_per_second), "no search"),
@@ -447,7 +402,7 @@ impl Core {
                 judged.depth, limits.contempt_cp
             ));
         }
-        if verdict == Verdict::Resign {
+        if verdict == Verdict::Resign && self.may_resign() {
             self.note(Note::Resign);
             self.setup.over = true;
             self.note(Note::MoveSearchOver);

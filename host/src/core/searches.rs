@@ -46,6 +46,14 @@ pub enum Purpose {
     Ponder {
         expected: GameMove,
     },
+    /// A search whose outcome is reported, not played (cxboard's `go`). While
+    /// `held`, its outcome waits to be asked for (`stop`, or the GUI's move after
+    /// `go ponder`).
+    Answer {
+        held: bool,
+    },
+    /// A short search for the score of the position (cxboard's `score`).
+    Score,
 }
 
 /// Which plugin files a search used, so a fault is pinned on the right one.
@@ -68,6 +76,8 @@ pub struct Running {
     pub last_progress: Option<Progress>,
     /// A ponder search that ended before the opponent moved keeps its result here.
     pub ponder_outcome: Option<Result<SearchOutcome, String>>,
+    /// Search time before our clock started: a ponder search's time until the hit.
+    pub clock_from: Duration,
 }
 
 impl Running {
@@ -163,6 +173,7 @@ impl Searches {
             last_line: None,
             last_progress: None,
             ponder_outcome: None,
+            clock_from: Duration::ZERO,
         });
     }
 
@@ -243,9 +254,9 @@ impl Searches {
             return None;
         }
         if let Some(running) = self.running.as_mut().filter(|r| r.id == id)
-            && matches!(running.purpose, Purpose::Ponder { .. })
+            && matches!(running.purpose, Purpose::Ponder { .. } | Purpose::Answer { held: true })
         {
-            // The opponent has not moved yet: keep the result for a ponder hit.
+            // The opponent has not moved yet, or nobody asked: keep the result until then.
             running.ponder_outcome = Some(outcome);
             return None;
         }
@@ -253,9 +264,13 @@ impl Searches {
     }
 
     /// The search did not return soon after being told to stop: when it was to
-    /// find our move, it is abandoned and handed back, for the core to move without it.
+    /// find our move (or one to report), it is abandoned and handed back, for the
+    /// core to move (or answer) without it.
     pub fn overdue(&mut self, id: u64) -> Option<Running> {
-        let running = self.running.take_if(|r| r.id == id && r.purpose == Purpose::Move)?;
+        let awaited = |r: &mut Running| {
+            r.id == id && matches!(r.purpose, Purpose::Move | Purpose::Answer { .. } | Purpose::Score)
+        };
+        let running = self.running.take_if(awaited)?;
         tracing::warn!(job = id, search = %running.culprits.search.1, "search overran its stop; moving without it");
         self.abandoned.push(Abandoned { id, culprits: running.culprits.clone() });
         Some(running)

@@ -107,6 +107,20 @@ impl Session {
         self.core.use_logging(logging, kept_files);
     }
 
+    /// The core, for another front end, with what the user must still read of
+    /// what happened before the GUI listened (command line, saved settings).
+    pub fn into_core(mut self) -> (Core, Vec<String>) {
+        self.take_notes();
+        let said = std::mem::take(&mut self.out).into_iter().chain(std::mem::take(&mut self.startup_notes));
+        let texts = said
+            .filter_map(|reply| match reply {
+                Reply::TellUser(text) | Reply::TellUserError(text) => Some(text),
+                _ => None,
+            })
+            .collect();
+        (self.core, texts)
+    }
+
     /// Replies produced so far, in order, for the one writer to print; also
     /// what the core said before a fault cut its event short.
     pub fn take_output(&mut self) -> Vec<Reply> {
@@ -461,6 +475,9 @@ impl Session {
                 self.out.extend(rows.into_iter().map(Reply::TableRow));
                 Reply::EmptyLine
             }
+            // Only a front end that asks for them gets these: CECP has no `go` to
+            // report a move on and no `score`.
+            Note::BestMove { .. } | Note::Score(_) => return,
             Note::MoveSearchOver => {
                 for n in std::mem::take(&mut self.pending_pongs) {
                     self.reply(Reply::Pong(n));

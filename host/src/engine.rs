@@ -1,5 +1,5 @@
-//! The process around the session: the stdin reader, the one stdout writer, and
-//! the loop that feeds the inbox to the session.
+//! The process around the session: the stdin reader, the one stdout writer, the
+//! choice of front end by the first line, and the loop that feeds the inbox to it.
 
 use std::{
     io::{self, Read, Write},
@@ -14,6 +14,7 @@ use std::{
 };
 
 use crate::{
+    cxboard,
     event::Event,
     logging::Logging,
     plugins::PluginHost,
@@ -45,7 +46,71 @@ pub fn run(mut plugins: PluginHost, logging: Logging, kept_log_files: usize, sta
         session.use_settings_file(path);
     }
     session.apply_command_line(&startup);
-    serve(&mut session, early, &events, &mut io::stdout().lock());
+    let (mut front_end, early) = choose_front_end(session, early, &events);
+    serve(&mut front_end, early, &events, &mut io::stdout().lock());
+}
+
+/// The protocol the GUI speaks, each a front end over the one core.
+// One per process, never moved after the choice: the size does not matter.
+#[allow(clippy::large_enum_variant)]
+pub enum FrontEnd {
+    Cecp(Session),
+    Cxboard(cxboard::Session),
+}
+
+impl FrontEnd {
+    pub fn handle(&mut self, event: Event) {
+        match self {
+            FrontEnd::Cecp(session) => session.handle(event),
+            FrontEnd::Cxboard(session) => session.handle(event),
+        }
+    }
+
+    /// The lines to write, in order.
+    pub fn take_output(&mut self) -> Vec<String> {
+        match self {
+            FrontEnd::Cecp(session) => session.take_output().iter().map(ToString::to_string).collect(),
+            FrontEnd::Cxboard(session) => session.take_output().iter().map(ToString::to_string).collect(),
+        }
+    }
+
+    pub fn wants_to_quit(&self) -> bool {
+        match self {
+            FrontEnd::Cecp(session) => session.wants_to_quit(),
+            FrontEnd::Cxboard(session) => session.wants_to_quit(),
+        }
+    }
+
+    /// What the user reads when a bug of ours cut an event short.
+    fn internal_error(&self) -> &'static str {
+        match self {
+            FrontEnd::Cecp(_) => "tellusererror Plugboard hit an internal error; details are in its log",
+            FrontEnd::Cxboard(_) => "info string Plugboard hit an internal error; details are in its log",
+        }
+    }
+}
+
+/// The first line chooses the protocol: `cxboard VERSION` the cxboard front end,
+/// anything else CECP's, which `session` already is and which then takes that
+/// line as it always has. Waits for the first event if none came yet, and gives
+/// it back at the front of the events still to handle.
+pub fn choose_front_end(session: Session, early: Vec<Event>, events: &Receiver<Event>) -> (FrontEnd, Vec<Event>) {
+    let mut early = early.into_iter();
+    let first = early.next().or_else(|| {
+        let event = events.recv().ok()?;
+        if let Event::Line(line) = &event {
+            tracing::info!(target: "protocol", "< {}", quote(line));
+        }
+        Some(event)
+    });
+    let cxboard = matches!(&first, Some(Event::Line(line)) if line.split_whitespace().next() == Some("cxboard"));
+    let early = first.into_iter().chain(early).collect();
+    if !cxboard {
+        return (FrontEnd::Cecp(session), early);
+    }
+    tracing::info!("the GUI speaks cxboard");
+    let (core, startup) = session.into_core();
+    (FrontEnd::Cxboard(cxboard::Session::with_core(core, startup)), early)
 }
 
 /// Scans for plugins on this thread while another keeps what the GUI says for
@@ -101,7 +166,7 @@ fn listen_while(scanned: &AtomicBool, events: &Mutex<Receiver<Event>>) -> Vec<Ev
 
 /// The loop: one event at a time, every reply written and flushed as a whole
 /// line; `early` are the events that arrived before the session was made.
-pub fn serve(session: &mut Session, early: Vec<Event>, events: &Receiver<Event>, out: &mut impl Write) {
+pub fn serve(session: &mut FrontEnd, early: Vec<Event>, events: &Receiver<Event>, out: &mut impl Write) {
     write_replies(session, out);
     let mut early = early.into_iter();
     while !session.wants_to_quit() {
@@ -120,8 +185,7 @@ pub fn serve(session: &mut Session, early: Vec<Event>, events: &Receiver<Event>,
         // A bug of ours must not cost the user the game: log it, say so, carry on.
         if panic::catch_unwind(AssertUnwindSafe(|| session.handle(event))).is_err() {
             tracing::error!("the session panicked handling an event; carrying on");
-            let _ = writeln!(out, "tellusererror Plugboard hit an internal error; details are in its log")
-                .and_then(|()| out.flush());
+            let _ = writeln!(out, "{}", session.internal_error()).and_then(|()| out.flush());
         }
         if !write_replies(session, out) {
             // Nobody reads us any more: stop, as after end of input.
@@ -130,10 +194,9 @@ pub fn serve(session: &mut Session, early: Vec<Event>, events: &Receiver<Event>,
     }
 }
 
-fn write_replies(session: &mut Session, out: &mut impl Write) -> bool {
+fn write_replies(session: &mut FrontEnd, out: &mut impl Write) -> bool {
     let mut ok = true;
-    for reply in session.take_output() {
-        let line = reply.to_string();
+    for line in session.take_output() {
         tracing::info!(target: "protocol", "> {line}");
         ok &= writeln!(out, "{line}").and_then(|()| out.flush()).is_ok();
     }

@@ -10,6 +10,7 @@ pub mod bench;
 pub mod book;
 pub mod clock;
 pub mod core;
+pub mod cxboard;
 pub mod edit;
 pub mod engine;
 pub mod event;

@@ -8,9 +8,11 @@
 //! - `scripted` plays the allowed legal move with the lowest (from, to) squares,
 //!   expects the lowest reply to it, reports one line and returns.
 //! - `patient` reports its progress and that line, then searches on until it is
-//!   stopped: by `?` or a command that ends the search, or by its deadline.
+//!   stopped: by `?` or a command that ends the search, or by its deadline. It
+//!   plays chess and xiangqi.
 //! - `probe` is `scripted` that writes down every search it is asked for (see
-//!   `Transcript::searches`), and offers one option of every kind.
+//!   `Transcript::searches`), and offers one option of every kind. It plays
+//!   chess and xiangqi (whose squares it writes as if the board were 8×8).
 
 use std::sync::{Mutex, MutexGuard};
 
@@ -178,7 +180,7 @@ pub struct Patient;
 
 impl SearchPlugin for Patient {
     fn info() -> PluginInfo {
-        PluginInfo::new(PATIENT, "1.0")
+        PluginInfo::new(PATIENT, "1.0").variants("normal,xiangqi")
     }
 
     fn search(_: &SearchRequest<'_>, _: EvaluatorSource, _: Reporter<'_>) -> Result<SearchOutcome, String> {
@@ -264,6 +266,7 @@ fn move_name(m: &Move) -> String {
 impl SearchPlugin for Probe {
     fn info() -> PluginInfo {
         PluginInfo::new(PROBE, "1.0")
+            .variants("normal,xiangqi")
             .option(OptionSpec::check("Probe check", true))
             .option(OptionSpec::spin("Probe spin", 5, 0, 10))
             .option(OptionSpec::slider("Probe slider", 50, 0, 100))

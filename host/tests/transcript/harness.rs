@@ -1,6 +1,6 @@
-//! A `Session` driven as the GUI would drive it: lines in, replies out, over a
-//! core whose searches are the scripts of [`crate::fakes`] played by a
-//! [`StepLauncher`] and whose clock is fake. No threads and no waiting: the
+//! A front end (CECP's `Session`, or cxboard's) driven as the GUI would drive
+//! it: lines in, replies out, over a core whose searches are the scripts of
+//! [`crate::fakes`] played by a [`StepLauncher`] and whose clock is fake. No threads and no waiting: the
 //! searches' events are handled here, in the order they were made, and time
 //! passes only when a test waits or a search can only end by its deadline. What
 //! is awaited and can never come fails the test at once.
@@ -14,6 +14,7 @@ use std::{
 
 use plugboard::{
     core::Core,
+    cxboard,
     event::Event,
     plugins::{PluginHost, Registry},
     protocol::Session,
@@ -24,27 +25,68 @@ use crate::{
     steps::{FakeClock, Shared, StepLauncher, World},
 };
 
-pub struct Transcript {
-    pub session: Session,
+/// What the harness needs of a front end.
+pub trait FrontEnd {
+    fn handle(&mut self, event: Event);
+    fn output(&mut self) -> Vec<String>;
+    fn is_searching(&self) -> bool;
+}
+
+impl FrontEnd for Session {
+    fn handle(&mut self, event: Event) {
+        Session::handle(self, event);
+    }
+
+    fn output(&mut self) -> Vec<String> {
+        self.take_output().iter().map(ToString::to_string).collect()
+    }
+
+    fn is_searching(&self) -> bool {
+        Session::is_searching(self)
+    }
+}
+
+impl FrontEnd for cxboard::Session {
+    fn handle(&mut self, event: Event) {
+        cxboard::Session::handle(self, event);
+    }
+
+    fn output(&mut self) -> Vec<String> {
+        self.take_output().iter().map(ToString::to_string).collect()
+    }
+
+    fn is_searching(&self) -> bool {
+        cxboard::Session::is_searching(self)
+    }
+}
+
+pub struct Transcript<S: FrontEnd = Session> {
+    pub session: S,
     world: Shared,
     /// Where work on files that outlasts its patience reports (none of these tests
     /// gives the engine a file that slow).
     files: Receiver<Event>,
 }
 
+/// A core with the fakes linked in beside the built-in plugins, the built-in
+/// search chosen, as in the real engine; its world and where files report.
+fn core() -> (Core, Shared, Receiver<Event>) {
+    let (inbox, files) = mpsc::channel();
+    let mut registry = Registry::with_builtins();
+    registry.link_search::<Scripted>();
+    registry.link_search::<Patient>();
+    registry.link_search::<Probe>();
+    let world: Shared = Rc::new(RefCell::new(World::default()));
+    let launcher = Box::new(StepLauncher(Rc::clone(&world)));
+    let clock = Box::new(FakeClock { world: Rc::clone(&world), start: Instant::now() });
+    let core = Core::new(inbox, PluginHost::with_registry(registry, Vec::new()), launcher, clock);
+    (core, world, files)
+}
+
 impl Transcript {
-    /// A session with the fakes linked in beside the built-in plugins; nothing said
-    /// yet, and the built-in search chosen, as in the real engine.
+    /// A CECP session; nothing said yet.
     pub fn new() -> Transcript {
-        let (inbox, files) = mpsc::channel();
-        let mut registry = Registry::with_builtins();
-        registry.link_search::<Scripted>();
-        registry.link_search::<Patient>();
-        registry.link_search::<Probe>();
-        let world: Shared = Rc::new(RefCell::new(World::default()));
-        let launcher = Box::new(StepLauncher(Rc::clone(&world)));
-        let clock = Box::new(FakeClock { world: Rc::clone(&world), start: Instant::now() });
-        let core = Core::new(inbox, PluginHost::with_registry(registry, Vec::new()), launcher, clock);
+        let (core, world, files) = core();
         Transcript { session: Session::with_core(core), world, files }
     }
 
@@ -55,7 +97,25 @@ impl Transcript {
         t.say(&["xboard", "protover 2", &format!("option Search={search}")]);
         t
     }
+}
 
+impl Transcript<cxboard::Session> {
+    /// A cxboard session, as the first line `cxboard 1` makes one; nothing said yet.
+    pub fn cxboard() -> Transcript<cxboard::Session> {
+        let (core, world, files) = core();
+        Transcript { session: cxboard::Session::with_core(core, Vec::new()), world, files }
+    }
+
+    /// After `cxboard 1`, with the search plugin `search` chosen; what was said so
+    /// far is dropped.
+    pub fn cxboard_playing(search: &str) -> Transcript<cxboard::Session> {
+        let mut t = Transcript::cxboard();
+        t.say(&["cxboard 1", &format!("setoption name Search value {search}")]);
+        t
+    }
+}
+
+impl<S: FrontEnd> Transcript<S> {
     /// Feeds lines as the GUI would, lets every search started finish (a timed
     /// one at its deadline), and returns what the engine said. Not for searches
     /// that never end by themselves (analysis with `patient`, pondering): see
@@ -92,6 +152,14 @@ impl Transcript {
     /// what is said while a search goes on that will not end by itself.
     pub fn say_now(&mut self, lines: &[&str]) -> Vec<String> {
         self.feed(lines);
+        self.output()
+    }
+
+    /// Feeds lines and handles the searches' events, letting no time pass: for
+    /// searches that wait to be told (cxboard's `go infinite`, `go ponder`).
+    pub fn say_at_once(&mut self, lines: &[&str]) -> Vec<String> {
+        self.feed(lines);
+        self.pump();
         self.output()
     }
 
@@ -144,7 +212,7 @@ impl Transcript {
 
     /// What the engine said since the last look.
     pub fn output(&mut self) -> Vec<String> {
-        self.session.take_output().iter().map(ToString::to_string).collect()
+        self.session.output()
     }
 
     /// Handles one event, or else lets time run to the next deadline; false when

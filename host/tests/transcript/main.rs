@@ -2,7 +2,8 @@
 //! fake searches and a fake clock, and its replies compared line for line.
 //!
 //! One file a theme; every GUI→engine command of the protocol (CECP v2, and the
-//! newer items of H.G. Muller's description) has a test here. `harness` drives the
+//! newer items of H.G. Muller's description) has a test here, and so has every
+//! command of the cxboard document (`cxboard.rs`, `cxboard_play.rs`). `harness` drives the
 //! session, `fakes` holds the searches, `steps` plays them and keeps the time.
 
 mod fakes;
@@ -12,6 +13,8 @@ mod steps;
 mod analysis;
 mod book;
 mod clock;
+mod cxboard;
+mod cxboard_play;
 mod draw;
 mod errors;
 mod exclusions;

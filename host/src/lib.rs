@@ -1,8 +1,10 @@
-//! Plugboard: a CECP (xboard protocol) chess engine whose search and evaluation
-//! are plugins loaded at run time.
+//! Plugboard: a CECP (xboard protocol) chess and xiangqi engine, which also
+//! speaks cxboard to xiangqi GUIs, whose search and evaluation are plugins
+//! loaded at run time.
 //!
-//! The process is one [`protocol::Session`] (the CECP front end over the
-//! [`core::Core`]) fed [`event::Event`]s from one inbox by
+//! The process is one front end over the [`core::Core`], chosen by the first
+//! line ([`protocol::Session`] for CECP, [`cxboard::Session`] for cxboard), fed
+//! [`event::Event`]s from one inbox by
 //! the stdin reader, the search workers, the clock watcher and the signal handler;
 //! see `DESIGN.md` for the picture.
 

@@ -148,8 +148,10 @@ impl XiangqiGame {
 
     /// A legal move of the current position from the plugin API's encoding.
     pub fn legal_plugin_move(&self, m: api::Move) -> Option<Move> {
+        // Xiangqi has no promotions or drops: a move that names one is no move here.
+        let plain = m.promotion == api::Move::NO_PROMOTION && m.reserved == 0;
         let m = Move::from_plugin(m);
-        (m.to_plugin().promotion == api::Move::NO_PROMOTION && self.is_legal(m)).then_some(m)
+        (plain && self.is_legal(m)).then_some(m)
     }
 
     /// The legal start of a line of plugin moves from the current position.
@@ -157,8 +159,9 @@ impl XiangqiGame {
         let mut position = self.position().clone();
         let mut legal = Vec::new();
         for &m in line {
+            let plain = m.promotion == api::Move::NO_PROMOTION && m.reserved == 0;
             let m = Move::from_plugin(m);
-            if !position.is_legal(m) {
+            if !plain || !position.is_legal(m) {
                 break;
             }
             let _ = position.play(m);
@@ -210,6 +213,18 @@ mod tests {
         // Four times the same position: xboard's to judge, not ours.
         let repeated = played(&["b0c2", "b9c7", "c2b0", "c7b9", "b0c2", "b9c7", "c2b0", "c7b9", "b0c2", "b9c7"]);
         assert_eq!(repeated.claim(), None);
+    }
+
+    #[test]
+    fn a_plugin_move_naming_a_promotion_or_a_drop_is_no_xiangqi_move() {
+        let game = XiangqiGame::default();
+        let m = api::Move::new(BoardPosition::square(7, 2), BoardPosition::square(4, 2), None);
+        assert!(game.legal_plugin_move(m).is_some());
+        assert!(game.legal_plugin_move(api::Move { promotion: 4, ..m }).is_none());
+        assert!(game.legal_plugin_move(api::Move { reserved: 1, ..m }).is_none());
+        let reply = api::Move::new(BoardPosition::square(7, 9), BoardPosition::square(6, 7), None);
+        assert_eq!(game.legal_start(&[m, reply]).len(), 2);
+        assert_eq!(game.legal_start(&[m, api::Move { reserved: 1, ..reply }]).len(), 1);
     }
 
     #[test]

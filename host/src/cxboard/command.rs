@@ -1,8 +1,6 @@
 //! GUI → engine under cxboard: one line in, one typed [`Command`] out. Never
 //! panics; borrows its text from the line.
 
-use std::fmt;
-
 use crate::clock::{Limits, Overtime};
 
 /// A command of the cxboard document (and `quit`, which it leaves out).
@@ -55,32 +53,8 @@ pub struct Go<'a> {
 }
 
 /// Why a line is no command we can carry out.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum CommandError {
-    Unknown,
-    BadParameter(&'static str),
-    TooManyParameters,
-}
-
-impl CommandError {
-    /// The `Error (...)` kind.
-    pub fn kind(&self) -> &'static str {
-        match self {
-            CommandError::Unknown => "unknown command",
-            CommandError::BadParameter(_) => "bad parameter",
-            CommandError::TooManyParameters => "too many parameters",
-        }
-    }
-}
-
-impl fmt::Display for CommandError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            CommandError::BadParameter(why) => write!(f, "bad parameter: {why}"),
-            other => f.write_str(other.kind()),
-        }
-    }
-}
+/// The errors are the CECP front end's: the same `Error (...)` kinds.
+pub use crate::protocol::command::CommandError;
 
 impl<'a> Command<'a> {
     pub fn parse(line: &'a str) -> Result<Command<'a>, CommandError> {

@@ -13,6 +13,7 @@ pub mod book;
 pub mod clock;
 pub mod core;
 pub mod cxboard;
+pub mod datagen;
 pub mod edit;
 pub mod engine;
 pub mod event;

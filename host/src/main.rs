@@ -1,14 +1,14 @@
 //! The `plugboard` command: the engine on stdin/stdout, or a tool (`bench`, `perft`,
-//! `book make`, `--list-plugins`).
+//! `book make`, `datagen`, `--list-plugins`).
 
 use std::{path::PathBuf, process::ExitCode};
 
 use clap::{Parser, Subcommand};
 use plugboard::{
-    bench, book, engine,
+    bench, book, datagen, engine,
     logging::{LogTarget, Logging},
     perft,
-    plugins::PluginHost,
+    plugins::{Kind, PluginHost, Target},
 };
 
 #[derive(Parser)]
@@ -67,6 +67,9 @@ enum Tool {
     /// Opening book tools.
     #[command(subcommand)]
     Book(BookTool),
+    /// Self-play games at a fixed node count, appended as training positions
+    /// for the NNUE evaluation (resumable: run it again to go on).
+    Datagen(datagen::DatagenArgs),
 }
 
 #[derive(Subcommand)]
@@ -97,8 +100,16 @@ fn main() -> ExitCode {
         Some(Tool::Perft { variant, depth, fen }) => perft::run(variant, depth, fen.as_deref()),
         Some(Tool::Book(BookTool::Make(args))) => book::maker::run(&args),
         Some(Tool::Bench(args)) => {
-            plugins.scan();
-            bench::run(&plugins, &args)
+            match choose_plugins(&mut plugins, cli.search.as_deref(), cli.eval.as_deref(), &cli.options) {
+                Ok(()) => bench::run(&plugins, &args),
+                Err(code) => code,
+            }
+        }
+        Some(Tool::Datagen(args)) => {
+            match choose_plugins(&mut plugins, cli.search.as_deref(), cli.eval.as_deref(), &cli.options) {
+                Ok(()) => datagen::run(&plugins, &args),
+                Err(code) => code,
+            }
         }
         None if cli.list_plugins => {
             plugins.scan();
@@ -129,6 +140,39 @@ fn main() -> ExitCode {
     plugboard::exit::finish();
     // Search threads of a plugin that ignored its stop flag must not keep us alive.
     plugboard::exit::end_process(if code == ExitCode::SUCCESS { 0 } else { 1 });
+}
+
+/// Finds the plugins for a tool, selects those `--search` and `--eval` name,
+/// and gives them the options `--option` sets for them (`EvalFile=...`).
+fn choose_plugins(
+    plugins: &mut PluginHost,
+    search: Option<&str>,
+    eval: Option<&str>,
+    options: &[String],
+) -> Result<(), ExitCode> {
+    let fail = |why: String| {
+        eprintln!("plugboard: {why}");
+        ExitCode::FAILURE
+    };
+    plugins.scan();
+    for (kind, name) in [(Kind::Search, search), (Kind::Eval, eval)] {
+        if let Some(name) = name {
+            plugins.set(&Target::Selection(kind), name.to_owned(), true).map_err(fail)?;
+        }
+    }
+    // After the selections: a plugin's options are those of the plugins chosen.
+    for option in options {
+        let (name, value) = option.split_once('=').unwrap_or((option, ""));
+        let offered = plugins
+            .offered()
+            .into_iter()
+            .find(|(target, spec, _)| target.is_plugin_own() && spec.name.as_str() == name.trim());
+        let Some((target, ..)) = offered else {
+            return Err(fail(format!("no option {name} among the chosen plugins' options")));
+        };
+        plugins.set(&target, value.trim().to_owned(), true).map_err(fail)?;
+    }
+    Ok(())
 }
 
 fn list_plugins(plugins: &PluginHost) -> String {

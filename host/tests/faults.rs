@@ -191,7 +191,8 @@ fn rescan_picks_up_new_and_changed_files() {
     assert!(
         lines
             .iter()
-            .any(|l| l == "feature option=\"Evaluation -combo *pesto /// material /// panicky /// xiangqi-pst\""),
+            .any(|l| l
+                == "feature option=\"Evaluation -combo *pesto /// material /// nnue /// panicky /// xiangqi-pst\""),
         "{}",
         lines.join("\n")
     );
@@ -206,7 +207,7 @@ fn rescan_picks_up_new_and_changed_files() {
         lines.join("\n")
     );
     assert!(
-        lines.iter().any(|l| l == "feature option=\"Evaluation -combo *pesto /// material /// xiangqi-pst\""),
+        lines.iter().any(|l| l == "feature option=\"Evaluation -combo *pesto /// material /// nnue /// xiangqi-pst\""),
         "{}",
         lines.join("\n")
     );
@@ -232,7 +233,8 @@ fn the_plugin_folder_option_adds_a_folder() {
     assert!(
         lines
             .iter()
-            .any(|l| l == "feature option=\"Evaluation -combo *pesto /// material /// panicky /// xiangqi-pst\""),
+            .any(|l| l
+                == "feature option=\"Evaluation -combo *pesto /// material /// nnue /// panicky /// xiangqi-pst\""),
         "{}",
         lines.join("\n")
     );

@@ -98,6 +98,11 @@ impl Core {
                 }
                 return Err(Refusal::BadParameter(why));
             }
+            Err(Refused::File(why)) => {
+                tracing::warn!(%name, ?value, %why, "file option refused");
+                self.note(Note::TellError(why));
+                return Ok(Applied::Done);
+            }
         };
         self.clock.overhead_ms = self.options.host.overhead_ms;
         match changed {

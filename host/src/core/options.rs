@@ -58,6 +58,9 @@ pub enum Refused {
     Unknown,
     /// The option exists; the value does not fit it, or its receiver refused it.
     BadValue(String),
+    /// A plugin refused the file or folder the user chose for its option (a
+    /// network, a table): the user is told, as of a book that does not open.
+    File(String),
 }
 
 /// The host's own option values; the plugins' stay with the plugin host, which
@@ -123,7 +126,11 @@ impl Options {
             Receiver::Configure => Ok(Changed::Configure(value)),
             Receiver::Plugins(target) => {
                 let keep = !matches!(entry.spec.kind, OptionKind::Button | OptionKind::Save | OptionKind::Reset);
-                plugins.set(&target, value, keep).map(Changed::Plugins).map_err(Refused::BadValue)
+                let file = matches!(entry.spec.kind, OptionKind::File | OptionKind::Path);
+                plugins
+                    .set(&target, value, keep)
+                    .map(Changed::Plugins)
+                    .map_err(|why| if file { Refused::File(why) } else { Refused::BadValue(why) })
             }
         }
     }

@@ -136,6 +136,7 @@ impl Registry {
         let mut registry = Registry { plugins: Vec::new(), refused: Vec::new() };
         registry.link_search::<AlphaBeta>();
         registry.link_eval::<Pesto>();
+        registry.link_eval::<plugboard_eval_nnue::Nnue>();
         // Pesto scores 8×8 boards only; xiangqi has an evaluation of its own.
         registry.link_eval::<plugboard_eval_xiangqi::XiangqiPst>();
         registry

@@ -41,7 +41,7 @@ fn handshake_lists_features_then_options_then_done() {
             "feature option=\"Reset settings -reset\"",
             "feature option=\"Configure -string \"",
             "feature option=\"Search -combo *alphabeta /// patient /// probe /// scripted\"",
-            "feature option=\"Evaluation -combo *pesto /// xiangqi-pst\"",
+            "feature option=\"Evaluation -combo *pesto /// nnue /// xiangqi-pst\"",
         ]
     );
     assert_eq!(lines[24], "feature option=\"Rescan plugins -button\"");
@@ -90,6 +90,7 @@ fn debug_lines_wait_for_the_feature_to_be_accepted() {
         [
             "# search plugin alphabeta 0.1.0 from (built in)",
             "# evaluation plugin pesto 0.1.0 from (built in)",
+            "# evaluation plugin nnue 0.1.0 from (built in)",
             "# evaluation plugin xiangqi-pst 0.1.0 from (built in)",
             "# search plugin scripted 1.0 from (built in)",
             "# search plugin patient 1.0 from (built in)",

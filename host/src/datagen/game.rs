@@ -1,0 +1,233 @@
+//! One game of self-play for the training data: an opening drawn from the book
+//! and random moves, then both sides played by the chosen search and evaluation
+//! at a fixed node count, and the positions worth learning from kept with the
+//! search's score and, once it is known, the game's result.
+
+use abi_stable::std_types::RSlice;
+use plugboard_eval_nnue::data::{Outcome, Record};
+use plugboard_plugin_api::{
+    self as api, EvaluatorSource, InfoKind, NO_DEADLINE, Reporter, ScoreKind, SearchControl, SearchInfo,
+    SearchModuleRef, SearchRequest,
+};
+use plugboard_shakmaty::{from_plugin_move, to_plugin_move, to_plugin_position};
+use shakmaty::{Chess, Color, EnPassantMode, Move, Position, zobrist::Zobrist64};
+use std::sync::Mutex;
+
+use crate::book::{Book, Choice};
+
+/// What a game needs besides its number.
+pub struct Setup<'a> {
+    pub search: SearchModuleRef,
+    pub eval: EvaluatorSource,
+    pub book: Option<&'a Book>,
+    pub book_plies: u32,
+    pub random_plies: u32,
+    pub nodes: u64,
+    pub hash_mb: u32,
+    pub seed: u64,
+}
+
+/// A finished game: the positions kept, and how it ended.
+pub struct Played {
+    pub records: Vec<Record>,
+    pub outcome: Outcome,
+    pub plies: usize,
+}
+
+/// An opening is searched once and dropped if one side is already this far ahead.
+const OPENING_MARGIN: i32 = 300;
+/// A side this far ahead for `WIN_PLIES` plies in a row has won.
+const WIN_SCORE: i32 = 1500;
+const WIN_PLIES: u32 = 4;
+/// After `DRAW_FROM_PLY`, a score this close to level for `DRAW_PLIES` plies in a row is a draw.
+const DRAW_SCORE: i32 = 10;
+const DRAW_PLIES: u32 = 12;
+const DRAW_FROM_PLY: usize = 80;
+const MAX_PLIES: usize = 400;
+
+/// The score of a search, from the side to move's view: centipawns, or a mate.
+#[derive(Clone, Copy)]
+enum Verdict {
+    Centipawns(i32),
+    /// The side to move mates (true) or is mated (false).
+    Mate(bool),
+}
+
+/// A small, seedable generator (SplitMix64): each game's openings follow from
+/// the seed and the game's number alone.
+pub struct Random(u64);
+
+impl Random {
+    pub fn new(seed: u64, game: u32) -> Random {
+        Random(seed ^ u64::from(game).wrapping_mul(0x9E37_79B9_7F4A_7C15))
+    }
+
+    pub fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, bound: usize) -> usize {
+        (self.next() % bound as u64) as usize
+    }
+
+    fn unit(&mut self) -> f64 {
+        (self.next() >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+struct Line {
+    position: Chess,
+    moves: Vec<api::Move>,
+    hashes: Vec<u64>,
+}
+
+impl Line {
+    fn start() -> Line {
+        let position = Chess::default();
+        let hashes = vec![hash(&position)];
+        Line { position, moves: Vec::new(), hashes }
+    }
+
+    fn play(&mut self, m: &Move) {
+        self.position.play_unchecked(*m);
+        self.moves.push(to_plugin_move(*m));
+        self.hashes.push(hash(&self.position));
+    }
+
+    /// The result the rules give, if the game is over by them.
+    fn ended(&self) -> Option<Outcome> {
+        let position = &self.position;
+        if position.legal_moves().is_empty() {
+            return Some(if !position.is_check() {
+                Outcome::Draw
+            } else if position.turn() == Color::White {
+                Outcome::BlackWins
+            } else {
+                Outcome::WhiteWins
+            });
+        }
+        let now = self.hashes[self.hashes.len() - 1];
+        let repeated = self.hashes.iter().filter(|&&h| h == now).count() >= 3;
+        (position.is_insufficient_material() || position.halfmoves() >= 100 || repeated).then_some(Outcome::Draw)
+    }
+}
+
+fn hash(position: &Chess) -> u64 {
+    position.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
+}
+
+/// Plays game number `game`.
+pub fn play(setup: &Setup<'_>, game: u32) -> Result<Played, String> {
+    let mut random = Random::new(setup.seed, game);
+    let mut line = opening(setup, &mut random)?;
+    let first_kept = line.moves.len();
+    let mut kept: Vec<(api::Position, i32)> = Vec::new();
+    let (mut winning, mut level) = (0u32, 0u32);
+    let outcome = loop {
+        if let Some(outcome) = line.ended() {
+            break outcome;
+        }
+        if line.moves.len() >= MAX_PLIES {
+            break Outcome::Draw;
+        }
+        let fresh = line.moves.len() == first_kept;
+        let (best, verdict) = search(setup, &line, fresh)?;
+        let white_to_move = line.position.turn() == Color::White;
+        let centipawns = match verdict {
+            Verdict::Mate(wins) => break if wins == white_to_move { Outcome::WhiteWins } else { Outcome::BlackWins },
+            Verdict::Centipawns(score) => score,
+        };
+        let white_score = if white_to_move { centipawns } else { -centipawns };
+        winning = if white_score.abs() >= WIN_SCORE { winning + 1 } else { 0 };
+        if winning >= WIN_PLIES {
+            break if white_score > 0 { Outcome::WhiteWins } else { Outcome::BlackWins };
+        }
+        level = if white_score.abs() <= DRAW_SCORE && line.moves.len() >= DRAW_FROM_PLY { level + 1 } else { 0 };
+        if level >= DRAW_PLIES {
+            break Outcome::Draw;
+        }
+        // Positions in check or whose best move captures or promotes are left
+        // out: their score rests on the tactics, not on what the board shows.
+        if !line.position.is_check() && !best.is_capture() && !best.is_promotion() {
+            kept.push((to_plugin_position(&line.position, api::Variant::CHESS), white_score));
+        }
+        line.play(&best);
+    };
+    let records = kept
+        .iter()
+        .map(|(position, score)| Record::new(position, (*score).clamp(-20_000, 20_000) as i16, outcome, game))
+        .collect();
+    Ok(Played { records, outcome, plies: line.moves.len() })
+}
+
+/// Book moves, then random moves, until a position neither side is far ahead in.
+fn opening(setup: &Setup<'_>, random: &mut Random) -> Result<Line, String> {
+    for _ in 0..1000 {
+        let mut line = Line::start();
+        if let Some(book) = setup.book {
+            for _ in 0..setup.book_plies {
+                match book.choose(&line.position, Choice::WeightedRandom, random.unit()) {
+                    Some(chosen) => line.play(&chosen.m),
+                    None => break,
+                }
+            }
+        }
+        for _ in 0..setup.random_plies {
+            let moves = line.position.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            line.play(&moves[random.below(moves.len())]);
+        }
+        if line.ended().is_some() {
+            continue;
+        }
+        if let (_, Verdict::Centipawns(score)) = search(setup, &line, true)?
+            && score.abs() <= OPENING_MARGIN
+        {
+            return Ok(line);
+        }
+    }
+    Err("no balanced opening in 1000 tries".into())
+}
+
+/// The best move and its score, by a search of `setup.nodes` nodes.
+fn search(setup: &Setup<'_>, line: &Line, clear_hash: bool) -> Result<(Move, Verdict), String> {
+    let control = SearchControl::new(NO_DEADLINE, NO_DEADLINE, false);
+    let request = SearchRequest {
+        game_start: to_plugin_position(&Chess::default(), api::Variant::CHESS),
+        moves: RSlice::from_slice(&line.moves),
+        root: to_plugin_position(&line.position, api::Variant::CHESS),
+        root_moves: RSlice::from_slice(&[]),
+        depth: 0,
+        nodes: setup.nodes,
+        threads: 1,
+        hash_mb: setup.hash_mb,
+        multipv: 1,
+        clear_hash,
+        preset_scores: RSlice::from_slice(&[]),
+        eval_noise: 0,
+        noise_seed: 0,
+        control: &control,
+    };
+    let last = Mutex::new(None);
+    let record = |info: &SearchInfo<'_>| {
+        if info.kind == InfoKind::Line
+            && let Ok(mut last) = last.lock()
+        {
+            *last = Some(match info.score.kind {
+                ScoreKind::Mate => Verdict::Mate(info.score.value > 0),
+                ScoreKind::Centipawns => Verdict::Centipawns(info.score.value),
+            });
+        }
+    };
+    let outcome = (setup.search.search())(&request, setup.eval, Reporter::new(&record)).into_result()?;
+    let best = outcome.best.into_option().ok_or("the search found no move in a position that has some")?;
+    let best = from_plugin_move(&line.position, best).ok_or("the search's move is not legal")?;
+    let verdict = last.into_inner().ok().flatten().ok_or("the search reported no score")?;
+    Ok((best, verdict))
+}

@@ -1,0 +1,61 @@
+//! The NNUE evaluation as a user meets it through the GUI: chosen from the
+//! `Evaluation` menu while analysing, given another network with `EvalFile`,
+//! and a file that is no network refused while play goes on.
+
+mod common;
+
+use common::{Engine, thinking};
+use plugboard_eval_nnue::Network;
+
+/// A network that scores every position `centipawns` for the side to move:
+/// no weights, only the output bias (`centipawns` a multiple of 5, so that the
+/// bias is whole).
+fn constant_network(centipawns: i32) -> Network {
+    let hidden = 16;
+    let bias = centipawns * 255 * 64 / 400;
+    Network::new(hidden, 400, vec![0; 768 * hidden], vec![0; hidden], vec![0; 2 * hidden], bias).unwrap()
+}
+
+#[test]
+fn an_eval_file_chosen_mid_analysis_scores_the_next_lines() {
+    let folder = tempfile::tempdir().unwrap();
+    let path = folder.path().join("constant.nnue");
+    std::fs::write(&path, constant_network(35).to_bytes()).unwrap();
+    let mut engine = Engine::start(None);
+    engine.handshake();
+    for line in ["new", "force", "post", "option Evaluation=nnue", "analyze"] {
+        engine.send(line);
+    }
+    let embedded = engine.read_until(|l| thinking(l).is_some_and(|(depth, _, _)| depth >= 5));
+    assert!(embedded.iter().filter_map(|l| thinking(l)).any(|(_, score, _)| score.abs() != 35), "{embedded:?}");
+    engine.send(&format!("option EvalFile={}", path.display()));
+    let mut lines = engine.sync(1);
+    lines.extend(engine.read_until(|l| thinking(l).is_some_and(|(depth, _, _)| depth >= 5)));
+    let scores: Vec<(u32, i64, String)> = lines.iter().filter_map(|l| thinking(l)).collect();
+    // The analysis starts again at depth 1, and every line from there on scores
+    // the flat network, from one side or the other.
+    let restart = scores.iter().rposition(|(depth, _, _)| *depth == 1).unwrap_or_else(|| panic!("{lines:?}"));
+    assert!(scores[restart..].iter().all(|(_, score, _)| score.abs() == 35), "{scores:?}");
+    engine.send("exit");
+    engine.sync(2);
+}
+
+#[test]
+fn a_file_that_is_no_network_is_refused_by_name_and_play_goes_on() {
+    let folder = tempfile::tempdir().unwrap();
+    let path = folder.path().join("weights.txt");
+    std::fs::write(&path, "a text file where a network should be, long enough to have a header").unwrap();
+    let mut engine = Engine::start(None);
+    engine.handshake();
+    engine.send("option Evaluation=nnue");
+    engine.send(&format!("option EvalFile={}", path.display()));
+    let answer = engine.sync(1);
+    let told = answer.iter().find(|l| l.starts_with("tellusererror ")).unwrap_or_else(|| panic!("{answer:?}"));
+    assert!(told.contains(&path.display().to_string()) && told.contains("not a Plugboard network"), "{told}");
+    assert!(told.contains("the network in use stays"), "{told}");
+    engine.send("new");
+    engine.send("st 1");
+    engine.send("go");
+    let reply = engine.expect_move();
+    assert_eq!(reply.len(), 4, "a move is played: {reply}");
+}

@@ -1,0 +1,177 @@
+//! One search thread's evaluator: a stack of accumulators that follows the
+//! search's moves.
+//!
+//! Each entry holds both perspectives' accumulators and the board they were
+//! computed for. A move's update is the difference between two boards (pieces
+//! gone, pieces come), so captures, castling, en passant and promotion need no
+//! cases of their own. `evaluate` checks the board it is given against the top
+//! entry and brings the entry up to date if they differ, so a search that never
+//! notifies, or notifies wrongly, gets slower scores, never wrong ones.
+
+use std::sync::Arc;
+
+use plugboard_plugin_api::{Evaluate, Move, Position};
+
+use crate::{
+    features::{self, INPUTS, MAX_ACTIVE, Pieces},
+    kernels::Kernels,
+    network::{Network, QA, QB},
+};
+
+/// The deepest stack of accumulators kept; deeper than any search goes.
+const MAX_ENTRIES: usize = 1024;
+
+pub struct NnueEvaluator {
+    network: Arc<Network>,
+    kernels: Kernels,
+    /// Entry `n` is `2 × hidden` values: White's perspective, then Black's.
+    accumulators: Vec<i16>,
+    boards: Vec<Pieces>,
+    top: usize,
+}
+
+/// The inputs one board change adds and takes away, for one perspective.
+struct Changes {
+    adds: [usize; 2 * MAX_ACTIVE],
+    subs: [usize; 2 * MAX_ACTIVE],
+    added: usize,
+    removed: usize,
+}
+
+impl NnueEvaluator {
+    pub fn new(network: Arc<Network>) -> NnueEvaluator {
+        NnueEvaluator::with_kernels(network, Kernels::detect())
+    }
+
+    /// An evaluator with the given kernels (tests compare them).
+    pub fn with_kernels(network: Arc<Network>, kernels: Kernels) -> NnueEvaluator {
+        let hidden = network.hidden;
+        // The empty board's accumulators are the biases: every board is reached
+        // from it by adding its pieces, so the first entry needs no special case.
+        let mut accumulators = Vec::with_capacity(2 * hidden * 64);
+        accumulators.extend_from_slice(&network.input_bias);
+        accumulators.extend_from_slice(&network.input_bias);
+        NnueEvaluator { network, kernels, accumulators, boards: vec![[0; 8]], top: 0 }
+    }
+
+    pub fn network(&self) -> &Arc<Network> {
+        &self.network
+    }
+
+    /// The score, in centipawns for the side to move, of the board the top entry holds.
+    fn output(&self, side_to_move: u8) -> i32 {
+        let hidden = self.network.hidden;
+        let entry = &self.accumulators[self.top * 2 * hidden..(self.top + 1) * 2 * hidden];
+        let (white, black) = entry.split_at(hidden);
+        let (us, them) = if side_to_move == 0 { (white, black) } else { (black, white) };
+        let sum = (self.kernels.output)(us, them, &self.network.output_weights);
+        let raw = sum / i64::from(QA) + i64::from(self.network.output_bias);
+        let centipawns = raw * i64::from(self.network.scale) / i64::from(QA * QB);
+        centipawns.clamp(-i64::from(i32::MAX), i64::from(i32::MAX)) as i32
+    }
+
+    /// Brings the top entry from the board it holds to `pieces`.
+    fn update_top(&mut self, pieces: &Pieces) {
+        let hidden = self.network.hidden;
+        let old = self.boards[self.top];
+        let from_scratch = changed_squares(&old, pieces) > (pieces[0] | pieces[1]).count_ones();
+        let entry = &mut self.accumulators[self.top * 2 * hidden..(self.top + 1) * 2 * hidden];
+        if from_scratch {
+            entry[..hidden].copy_from_slice(&self.network.input_bias);
+            entry[hidden..].copy_from_slice(&self.network.input_bias);
+        }
+        let base = if from_scratch { [0; 8] } else { old };
+        for (perspective, accumulator) in entry.chunks_exact_mut(hidden).enumerate() {
+            let changes = Changes::between(&base, pieces, perspective);
+            (self.kernels.apply)(
+                accumulator,
+                &self.network.input_weights,
+                &changes.adds[..changes.added],
+                &changes.subs[..changes.removed],
+            );
+        }
+        self.boards[self.top] = *pieces;
+    }
+
+    fn push(&mut self) {
+        if self.top + 1 >= MAX_ENTRIES {
+            // A search that makes moves without taking them back: the top entry
+            // follows it in place, and `evaluate` mends what unmaking then gets wrong.
+            return;
+        }
+        let size = 2 * self.network.hidden;
+        let next = self.top + 1;
+        if self.boards.len() == next {
+            self.boards.push(self.boards[self.top]);
+            self.accumulators.extend_from_within(self.top * size..next * size);
+        } else {
+            self.boards[next] = self.boards[self.top];
+            self.accumulators.copy_within(self.top * size..next * size, next * size);
+        }
+        self.top = next;
+    }
+}
+
+/// How many (piece, square) pairs differ between two boards.
+fn changed_squares(old: &Pieces, new: &Pieces) -> u32 {
+    (0..2)
+        .flat_map(|color| (0..6).map(move |kind| (color, kind)))
+        .map(|(color, kind)| ((old[color] & old[2 + kind]) ^ (new[color] & new[2 + kind])).count_ones())
+        .sum()
+}
+
+impl Changes {
+    fn between(old: &Pieces, new: &Pieces, perspective: usize) -> Changes {
+        let mut changes = Changes { adds: [0; 2 * MAX_ACTIVE], subs: [0; 2 * MAX_ACTIVE], added: 0, removed: 0 };
+        for color in 0..2 {
+            for kind in 0..6 {
+                let before = old[color] & old[2 + kind];
+                let after = new[color] & new[2 + kind];
+                for square in features::squares(after & !before) {
+                    if changes.added < changes.adds.len() {
+                        changes.adds[changes.added] = features::index(perspective, color, kind, square);
+                        changes.added += 1;
+                    }
+                }
+                for square in features::squares(before & !after) {
+                    if changes.removed < changes.subs.len() {
+                        changes.subs[changes.removed] = features::index(perspective, color, kind, square);
+                        changes.removed += 1;
+                    }
+                }
+            }
+        }
+        debug_assert!(
+            changes.adds[..changes.added].iter().chain(&changes.subs[..changes.removed]).all(|&i| i < INPUTS)
+        );
+        changes
+    }
+}
+
+impl Evaluate for NnueEvaluator {
+    const INCREMENTAL: bool = true;
+
+    fn evaluate(&mut self, position: &Position) -> i32 {
+        let pieces = features::pieces_of(position);
+        if self.boards[self.top] != pieces {
+            self.update_top(&pieces);
+        }
+        self.output(position.side_to_move)
+    }
+
+    fn reset(&mut self, root: &Position) {
+        self.top = 0;
+        self.update_top(&features::pieces_of(root));
+    }
+
+    fn on_make(&mut self, _mv: Move, after: &Position) {
+        self.push();
+        self.update_top(&features::pieces_of(after));
+    }
+
+    fn on_unmake(&mut self) {
+        // Never below the root: a search that unmakes more than it made gets
+        // its boards checked in `evaluate` instead.
+        self.top = self.top.saturating_sub(1);
+    }
+}

@@ -1,0 +1,300 @@
+//! A network and its file: `(768 → hidden) × 2 → 1` with squared clipped ReLU,
+//! integer weights, behind a header that says what the file holds.
+//!
+//! The file, little-endian:
+//!
+//! | bytes | field |
+//! |---|---|
+//! | 8 | magic `PBNNUE\r\n` (a text-mode copy breaks it, as PNG's does) |
+//! | 4 | format version, [`FORMAT_VERSION`] |
+//! | 4 | architecture, [`ARCHITECTURE`]: `(768 → hidden) × 2 → 1`, SCReLU |
+//! | 4 | inputs, 768 |
+//! | 4 | hidden, a multiple of 16 up to [`MAX_HIDDEN`] |
+//! | 4 | QA, the accumulator's scale, 255 |
+//! | 4 | QB, the output weights' scale, 64 |
+//! | 4 | output scale (centipawns per unit of the float network's output) |
+//! | 4 | zero |
+//! | 8 | layout hash: FNV-1a of [`layout`], which names every field above |
+//! | 8 | body length in bytes |
+//! | 8 | FNV-1a of the body |
+//!
+//! and then the body: input weights `i16[768][hidden]`, input biases
+//! `i16[hidden]`, output weights `i16[2][hidden]` (the side to move's half
+//! first), output bias `i32`.
+
+use std::fmt;
+
+use crate::features::INPUTS;
+
+pub const MAGIC: [u8; 8] = *b"PBNNUE\r\n";
+pub const FORMAT_VERSION: u32 = 1;
+/// `(768 → hidden) × 2 → 1`, squared clipped ReLU, perspective accumulators.
+pub const ARCHITECTURE: u32 = 1;
+pub const HEADER_SIZE: usize = 64;
+/// The accumulator's fixed-point one: activations are clipped to `0..=QA`.
+pub const QA: i32 = 255;
+/// The output weights' fixed-point one.
+pub const QB: i32 = 64;
+pub const MAX_HIDDEN: usize = 4096;
+/// Bounds that keep every sum the evaluator makes in range: 32 input weights
+/// and a bias fit an `i16`, and a clipped activation squared times an output
+/// weight, summed over a perspective, fits an `i32` lane.
+pub const MAX_INPUT_WEIGHT: i16 = 1000;
+pub const MAX_INPUT_BIAS: i16 = 767;
+pub const MAX_OUTPUT_WEIGHT: i16 = 127;
+
+/// A network, ready to evaluate with.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Network {
+    pub(crate) hidden: usize,
+    pub(crate) scale: i32,
+    /// `[input][hidden]`: an input's weights lie together, as updates read them.
+    pub(crate) input_weights: Vec<i16>,
+    pub(crate) input_bias: Vec<i16>,
+    /// `[2][hidden]`: the side to move's half first.
+    pub(crate) output_weights: Vec<i16>,
+    pub(crate) output_bias: i32,
+}
+
+/// Why bytes are not a network this plugin can use.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FormatError {
+    TooShort(usize),
+    NotANetwork,
+    Version(u32),
+    Architecture(u32),
+    Shape { inputs: u32, hidden: u32 },
+    Quantisation { qa: u32, qb: u32, scale: u32 },
+    LayoutHash,
+    Body { promised: u64, found: usize },
+    Damaged,
+    OutOfRange(&'static str),
+}
+
+impl fmt::Display for FormatError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FormatError::TooShort(size) => {
+                write!(f, "it is {size} bytes, shorter than the {HEADER_SIZE}-byte header of a Plugboard network")
+            }
+            FormatError::NotANetwork => {
+                write!(
+                    f,
+                    "it is not a Plugboard network (a .nnue file starting with \"PBNNUE\"); other engines' networks do not fit"
+                )
+            }
+            FormatError::Version(version) => {
+                write!(f, "it is format version {version}; this plugin reads version {FORMAT_VERSION}")
+            }
+            FormatError::Architecture(architecture) => write!(
+                f,
+                "its architecture is number {architecture}; this plugin evaluates architecture {ARCHITECTURE}, (768 → N) × 2 → 1 with SCReLU"
+            ),
+            FormatError::Shape { inputs, hidden } => write!(
+                f,
+                "it has {inputs} inputs and {hidden} hidden units; expected {INPUTS} inputs and a multiple of 16 up to {MAX_HIDDEN} hidden units"
+            ),
+            FormatError::Quantisation { qa, qb, scale } => write!(
+                f,
+                "it is quantised with QA {qa}, QB {qb}, scale {scale}; expected QA {QA}, QB {QB} and a scale from 1 to 10000"
+            ),
+            FormatError::LayoutHash => write!(f, "its layout hash does not match the layout its header describes"),
+            FormatError::Body { promised, found } => write!(
+                f,
+                "its header promises a body of {promised} bytes but {found} follow (a truncated or padded file)"
+            ),
+            FormatError::Damaged => write!(f, "its body does not match its checksum (a damaged file)"),
+            FormatError::OutOfRange(what) => write!(f, "its {what} are out of the range this plugin evaluates safely"),
+        }
+    }
+}
+
+impl std::error::Error for FormatError {}
+
+/// The text the layout hash is taken of: every fact of the header a reader
+/// must agree with.
+pub fn layout(hidden: usize, scale: i32) -> String {
+    format!(
+        "plugboard-nnue v{FORMAT_VERSION} arch {ARCHITECTURE}: ({INPUTS} -> {hidden}) x 2 -> 1, screlu; \
+         qa {QA}, qb {QB}, scale {scale}; i16 input weights [input][hidden], i16 input bias [hidden], \
+         i16 output weights [2][hidden] (side to move first), i32 output bias"
+    )
+}
+
+/// FNV-1a, 64 bits: enough to tell a damaged file, with no dependency.
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &byte| (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3))
+}
+
+fn body_len(hidden: usize) -> usize {
+    2 * (INPUTS * hidden + hidden + 2 * hidden) + 4
+}
+
+impl Network {
+    /// A network from its parts, checked as a file's would be.
+    pub fn new(
+        hidden: usize,
+        scale: i32,
+        input_weights: Vec<i16>,
+        input_bias: Vec<i16>,
+        output_weights: Vec<i16>,
+        output_bias: i32,
+    ) -> Result<Network, FormatError> {
+        if hidden == 0 || !hidden.is_multiple_of(16) || hidden > MAX_HIDDEN {
+            return Err(FormatError::Shape { inputs: INPUTS as u32, hidden: hidden as u32 });
+        }
+        if !(1..=10_000).contains(&scale) {
+            return Err(FormatError::Quantisation { qa: QA as u32, qb: QB as u32, scale: scale as u32 });
+        }
+        if input_weights.len() != INPUTS * hidden || input_bias.len() != hidden || output_weights.len() != 2 * hidden {
+            return Err(FormatError::Shape { inputs: (input_weights.len() / hidden) as u32, hidden: hidden as u32 });
+        }
+        let within = |values: &[i16], limit: i16| values.iter().all(|&v| v.unsigned_abs() <= limit.unsigned_abs());
+        if !within(&input_weights, MAX_INPUT_WEIGHT) {
+            return Err(FormatError::OutOfRange("input weights"));
+        }
+        if !within(&input_bias, MAX_INPUT_BIAS) {
+            return Err(FormatError::OutOfRange("input biases"));
+        }
+        if !within(&output_weights, MAX_OUTPUT_WEIGHT) {
+            return Err(FormatError::OutOfRange("output weights"));
+        }
+        Ok(Network { hidden, scale, input_weights, input_bias, output_weights, output_bias })
+    }
+
+    /// Reads a whole network file.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, FormatError> {
+        if bytes.len() < HEADER_SIZE {
+            return Err(FormatError::TooShort(bytes.len()));
+        }
+        let (header, body) = bytes.split_at(HEADER_SIZE);
+        if header[..8] != MAGIC {
+            return Err(FormatError::NotANetwork);
+        }
+        let word = |at: usize| u32::from_le_bytes([header[at], header[at + 1], header[at + 2], header[at + 3]]);
+        let long = |at: usize| u64::from_le_bytes(header[at..at + 8].try_into().unwrap_or([0; 8]));
+        let version = word(8);
+        if version != FORMAT_VERSION {
+            return Err(FormatError::Version(version));
+        }
+        let architecture = word(12);
+        if architecture != ARCHITECTURE {
+            return Err(FormatError::Architecture(architecture));
+        }
+        let (inputs, hidden) = (word(16), word(20));
+        if inputs as usize != INPUTS || hidden == 0 || !hidden.is_multiple_of(16) || hidden as usize > MAX_HIDDEN {
+            return Err(FormatError::Shape { inputs, hidden });
+        }
+        let (qa, qb, scale) = (word(24), word(28), word(32));
+        if qa != QA as u32 || qb != QB as u32 || !(1..=10_000).contains(&scale) {
+            return Err(FormatError::Quantisation { qa, qb, scale });
+        }
+        let hidden = hidden as usize;
+        let scale = scale as i32;
+        if long(40) != fnv1a(layout(hidden, scale).as_bytes()) {
+            return Err(FormatError::LayoutHash);
+        }
+        let promised = long(48);
+        if promised != body_len(hidden) as u64 || body.len() as u64 != promised {
+            return Err(FormatError::Body { promised, found: body.len() });
+        }
+        if long(56) != fnv1a(body) {
+            return Err(FormatError::Damaged);
+        }
+        let mut values = body.chunks_exact(2).map(|pair| i16::from_le_bytes([pair[0], pair[1]]));
+        let input_weights: Vec<i16> = values.by_ref().take(INPUTS * hidden).collect();
+        let input_bias: Vec<i16> = values.by_ref().take(hidden).collect();
+        let output_weights: Vec<i16> = values.by_ref().take(2 * hidden).collect();
+        let tail = &body[body.len() - 4..];
+        let output_bias = i32::from_le_bytes([tail[0], tail[1], tail[2], tail[3]]);
+        Network::new(hidden, scale, input_weights, input_bias, output_weights, output_bias)
+    }
+
+    /// The file's bytes: header and body.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut body = Vec::with_capacity(body_len(self.hidden));
+        for value in self.input_weights.iter().chain(&self.input_bias).chain(&self.output_weights) {
+            body.extend_from_slice(&value.to_le_bytes());
+        }
+        body.extend_from_slice(&self.output_bias.to_le_bytes());
+        let mut bytes = Vec::with_capacity(HEADER_SIZE + body.len());
+        bytes.extend_from_slice(&MAGIC);
+        for word in [FORMAT_VERSION, ARCHITECTURE, INPUTS as u32, self.hidden as u32, QA as u32, QB as u32] {
+            bytes.extend_from_slice(&word.to_le_bytes());
+        }
+        bytes.extend_from_slice(&(self.scale as u32).to_le_bytes());
+        bytes.extend_from_slice(&0u32.to_le_bytes());
+        bytes.extend_from_slice(&fnv1a(layout(self.hidden, self.scale).as_bytes()).to_le_bytes());
+        bytes.extend_from_slice(&(body.len() as u64).to_le_bytes());
+        bytes.extend_from_slice(&fnv1a(&body).to_le_bytes());
+        bytes.extend_from_slice(&body);
+        bytes
+    }
+
+    pub fn hidden(&self) -> usize {
+        self.hidden
+    }
+
+    pub fn scale(&self) -> i32 {
+        self.scale
+    }
+
+    /// The architecture in words, for messages: `(768 → 128) × 2 → 1`.
+    pub fn describe(&self) -> String {
+        format!("({INPUTS} → {}) × 2 → 1", self.hidden)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn small() -> Network {
+        let hidden = 16;
+        let input_weights = (0..INPUTS * hidden).map(|i| (i % 61) as i16 - 30).collect();
+        let input_bias = (0..hidden).map(|i| i as i16 * 3).collect();
+        let output_weights = (0..2 * hidden).map(|i| (i % 19) as i16 - 9).collect();
+        Network::new(hidden, 400, input_weights, input_bias, output_weights, -1234).unwrap()
+    }
+
+    #[test]
+    fn a_network_reads_back_as_written() {
+        let network = small();
+        assert_eq!(Network::from_bytes(&network.to_bytes()), Ok(network));
+    }
+
+    #[test]
+    fn every_kind_of_wrong_file_is_refused_with_what_was_expected() {
+        let bytes = small().to_bytes();
+        assert_eq!(Network::from_bytes(&bytes[..10]), Err(FormatError::TooShort(10)));
+        assert_eq!(
+            Network::from_bytes(b"PK\x03\x04 a zip file, not a network, but long enough to have a header ..."),
+            Err(FormatError::NotANetwork)
+        );
+        let mut other = bytes.clone();
+        other[8] = 2;
+        assert_eq!(Network::from_bytes(&other), Err(FormatError::Version(2)));
+        let mut other = bytes.clone();
+        other[12] = 7;
+        assert_eq!(Network::from_bytes(&other), Err(FormatError::Architecture(7)));
+        let mut other = bytes.clone();
+        other[20] = 32;
+        assert_eq!(Network::from_bytes(&other), Err(FormatError::LayoutHash));
+        let truncated = &bytes[..bytes.len() - 100];
+        assert!(matches!(Network::from_bytes(truncated), Err(FormatError::Body { .. })));
+        let mut other = bytes.clone();
+        let last = other.len() - 7;
+        other[last] ^= 1;
+        assert_eq!(Network::from_bytes(&other), Err(FormatError::Damaged));
+        let message = FormatError::Architecture(7).to_string();
+        assert!(message.contains("(768 → N) × 2 → 1"), "{message}");
+    }
+
+    #[test]
+    fn weights_that_could_overflow_the_sums_are_refused() {
+        let mut network = small();
+        network.output_weights[3] = 200;
+        let bytes = network.to_bytes();
+        assert_eq!(Network::from_bytes(&bytes), Err(FormatError::OutOfRange("output weights")));
+    }
+}

@@ -1,0 +1,175 @@
+use std::sync::Arc;
+
+use cozy_chess::{Board, Color, Piece};
+use plugboard_plugin_api::{EvalPlugin, Evaluate, Move, Position};
+
+use super::*;
+use crate::{features::INPUTS, network::MAX_OUTPUT_WEIGHT};
+
+fn position_of(board: &Board) -> Position {
+    let bits = |b: cozy_chess::BitBoard| b.0;
+    Position {
+        colors: [bits(board.colors(Color::White)), bits(board.colors(Color::Black))],
+        pieces: [Piece::Pawn, Piece::Knight, Piece::Bishop, Piece::Rook, Piece::Queen, Piece::King]
+            .map(|piece| bits(board.pieces(piece))),
+        castling_rooks: 0,
+        side_to_move: u8::from(board.side_to_move() == Color::Black),
+        en_passant: Position::NO_SQUARE,
+        halfmove_clock: 0,
+        fullmove_number: 1,
+        variant: Default::default(),
+        remaining_checks: [0; 2],
+        pockets: [[0; 5]; 2],
+        promoted: 0,
+        reserved: [0; 2],
+    }
+}
+
+/// A network with weights spread over their whole allowed range.
+fn network(hidden: usize, seed: u64) -> Arc<Network> {
+    let mut state = seed;
+    let mut next = move |bound: i16| {
+        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        ((state >> 33) % (2 * bound as u64 + 1)) as i16 - bound
+    };
+    let input_weights = (0..INPUTS * hidden).map(|_| next(network::MAX_INPUT_WEIGHT)).collect();
+    let input_bias = (0..hidden).map(|_| next(network::MAX_INPUT_BIAS)).collect();
+    let output_weights = (0..2 * hidden).map(|_| next(MAX_OUTPUT_WEIGHT)).collect();
+    Arc::new(Network::new(hidden, 400, input_weights, input_bias, output_weights, 4321).unwrap())
+}
+
+/// Positions along a game of pseudo-random legal moves, with each move.
+fn game(seed: u64, plies: usize) -> Vec<(Board, cozy_chess::Move)> {
+    let mut board = Board::default();
+    let mut state = seed;
+    let mut line = Vec::new();
+    for _ in 0..plies {
+        let mut moves = Vec::new();
+        board.generate_moves(|set| {
+            moves.extend(set);
+            false
+        });
+        if moves.is_empty() {
+            break;
+        }
+        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        // Prefer captures, so that the game reaches sparse, promoting endgames.
+        let captures: Vec<_> = moves.iter().copied().filter(|m| board.color_on(m.to).is_some()).collect();
+        let pool = if !captures.is_empty() && state >> 62 != 0 { &captures } else { &moves };
+        let chosen = pool[(state >> 33) as usize % pool.len()];
+        line.push((board.clone(), chosen));
+        board.play(chosen);
+    }
+    line
+}
+
+fn api_move(m: cozy_chess::Move) -> Move {
+    Move { from: m.from as u8, to: m.to as u8, promotion: Move::NO_PROMOTION, reserved: 0 }
+}
+
+fn fresh_score(network: &Arc<Network>, position: &Position) -> i32 {
+    NnueEvaluator::new(Arc::clone(network)).evaluate(position)
+}
+
+#[test]
+fn the_embedded_network_loads() {
+    let network = default_network().expect("the embedded network");
+    assert!(network.hidden() >= 16);
+}
+
+#[test]
+fn scores_kept_up_by_make_and_unmake_equal_scores_from_scratch() {
+    let network = network(64, 7);
+    for seed in 1..=4 {
+        let line = game(seed, 300);
+        let mut evaluator = NnueEvaluator::new(Arc::clone(&network));
+        evaluator.reset(&position_of(&line[0].0));
+        for (board, chosen) in &line {
+            let position = position_of(board);
+            assert_eq!(evaluator.evaluate(&position), fresh_score(&network, &position));
+            // A side line of one move, taken back, as a search does.
+            let mut child = board.clone();
+            child.play(*chosen);
+            evaluator.on_make(api_move(*chosen), &position_of(&child));
+            assert_eq!(evaluator.evaluate(&position_of(&child)), fresh_score(&network, &position_of(&child)));
+            evaluator.on_unmake();
+            assert_eq!(evaluator.evaluate(&position), fresh_score(&network, &position));
+            evaluator.on_make(api_move(*chosen), &position_of(&child));
+        }
+    }
+}
+
+#[test]
+fn an_evaluator_never_told_of_moves_still_scores_right() {
+    let network = network(32, 11);
+    let mut evaluator = NnueEvaluator::new(Arc::clone(&network));
+    let mut boards: Vec<Board> = game(5, 200).into_iter().map(|(board, _)| board).collect();
+    boards.reverse();
+    for board in boards.iter().step_by(7) {
+        let position = position_of(board);
+        assert_eq!(evaluator.evaluate(&position), fresh_score(&network, &position));
+    }
+}
+
+#[test]
+fn the_vectorised_kernels_give_the_portable_scores() {
+    let network = network(128, 3);
+    for (board, _) in game(9, 250) {
+        let position = position_of(&board);
+        let mut portable = NnueEvaluator::with_kernels(Arc::clone(&network), Kernels::portable());
+        let mut detected = NnueEvaluator::new(Arc::clone(&network));
+        assert_eq!(portable.evaluate(&position), detected.evaluate(&position));
+    }
+}
+
+#[test]
+fn a_position_and_its_colour_flipped_mirror_score_the_same() {
+    let network = network(48, 21);
+    for (board, _) in game(13, 120) {
+        let position = position_of(&board);
+        let flip = |b: u64| b.swap_bytes();
+        let mirrored = Position {
+            colors: [flip(position.colors[1]), flip(position.colors[0])],
+            pieces: position.pieces.map(flip),
+            side_to_move: position.side_to_move ^ 1,
+            ..position
+        };
+        assert_eq!(fresh_score(&network, &position), fresh_score(&network, &mirrored));
+    }
+}
+
+#[test]
+fn eval_file_loads_a_network_and_a_bad_file_leaves_the_one_in_use() {
+    let folder = std::env::temp_dir().join(format!("plugboard-nnue-test-{}", std::process::id()));
+    std::fs::create_dir_all(&folder).unwrap();
+    let good = folder.join("other.nnue");
+    let other = network(32, 99);
+    std::fs::write(&good, other.to_bytes()).unwrap();
+    let bad = folder.join("weights.txt");
+    std::fs::write(&bad, "these are not the weights you are looking for, but long enough for a header").unwrap();
+    let start = position_of(&Board::default());
+
+    Nnue::set_option("EvalFile", good.to_str().unwrap()).expect("a good network loads");
+    let score = Nnue::new_evaluator().unwrap().evaluate(&start);
+    assert_eq!(score, fresh_score(&other, &start));
+
+    for (path, expected) in [
+        (bad.clone(), "not a Plugboard network"),
+        (folder.clone(), "not a regular file"),
+        (folder.join("missing.nnue"), "No such file"),
+    ] {
+        let refusal = Nnue::set_option("EvalFile", path.to_str().unwrap()).expect_err("a bad file is refused");
+        assert!(refusal.contains(path.to_str().unwrap()) && refusal.contains(expected), "{refusal}");
+        assert!(refusal.contains("the network in use stays"), "{refusal}");
+        assert_eq!(Nnue::new_evaluator().unwrap().evaluate(&start), score, "the loaded network stays");
+    }
+    let mut truncated = other.to_bytes();
+    truncated.truncate(truncated.len() / 2);
+    std::fs::write(&good, truncated).unwrap();
+    let refusal = Nnue::set_option("EvalFile", good.to_str().unwrap()).expect_err("a truncated file is refused");
+    assert!(refusal.contains("truncated"), "{refusal}");
+
+    Nnue::set_option("EvalFile", "").expect("back to the embedded network");
+    assert_eq!(current_network().unwrap().as_ref(), &default_network().unwrap());
+    let _ = std::fs::remove_dir_all(&folder);
+}

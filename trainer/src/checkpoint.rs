@@ -1,0 +1,59 @@
+//! The trainer's state after each epoch, so a stopped run goes on from where it
+//! was: the parameters, the optimiser's moments, and the next epoch. Written to
+//! a new file and renamed over the old one, so a kill leaves one whole checkpoint.
+
+use std::path::Path;
+
+use crate::{adam::Adam, model::Model};
+
+const MAGIC: &[u8; 8] = b"PBTRAIN1";
+
+pub struct Checkpoint {
+    pub model: Model,
+    pub adam: Adam,
+    pub next_epoch: u32,
+    pub seed: u64,
+}
+
+pub fn save(path: &Path, checkpoint: &Checkpoint) -> Result<(), String> {
+    let mut bytes = Vec::new();
+    bytes.extend_from_slice(MAGIC);
+    bytes.extend_from_slice(&(checkpoint.model.hidden as u32).to_le_bytes());
+    bytes.extend_from_slice(&checkpoint.next_epoch.to_le_bytes());
+    bytes.extend_from_slice(&checkpoint.seed.to_le_bytes());
+    bytes.extend_from_slice(&checkpoint.adam.step.to_le_bytes());
+    for values in [&checkpoint.model.params, &checkpoint.adam.first, &checkpoint.adam.second] {
+        for value in values.iter() {
+            bytes.extend_from_slice(&value.to_le_bytes());
+        }
+    }
+    let staging = path.with_extension("ckpt.new");
+    std::fs::write(&staging, &bytes)
+        .and_then(|()| std::fs::rename(&staging, path))
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+pub fn load(path: &Path) -> Result<Checkpoint, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let bad = || format!("{} is not a whole trainer checkpoint", path.display());
+    if bytes.len() < 32 || &bytes[..8] != MAGIC {
+        return Err(bad());
+    }
+    let word = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap_or([0; 4]));
+    let long = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap_or([0; 8]));
+    let hidden = word(8) as usize;
+    let count = crate::model::parameter_count(hidden);
+    if bytes.len() != 32 + 3 * 4 * count {
+        return Err(bad());
+    }
+    let mut floats = bytes[32..].chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]));
+    let params: Vec<f32> = floats.by_ref().take(count).collect();
+    let first: Vec<f32> = floats.by_ref().take(count).collect();
+    let second: Vec<f32> = floats.collect();
+    Ok(Checkpoint {
+        model: Model { hidden, params },
+        adam: Adam { step: long(24), first, second },
+        next_epoch: word(12),
+        seed: long(16),
+    })
+}

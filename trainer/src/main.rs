@@ -1,0 +1,270 @@
+//! `plugboard-trainer`: trains the NNUE evaluation's network on the CPU from the
+//! positions `plugboard datagen` writes, and writes it as a `.nnue` file the
+//! `nnue` plugin loads (`EvalFile`).
+//!
+//! Deterministic for a seed and a data set, whatever the number of threads: a
+//! batch is cut into a fixed number of parts whose gradients are summed in
+//! order. After every epoch the network and a checkpoint are written; running
+//! the same command again goes on from the checkpoint.
+
+mod adam;
+mod checkpoint;
+mod data;
+mod model;
+mod random;
+
+use std::{path::PathBuf, process::ExitCode, sync::Arc, time::Instant};
+
+use clap::Parser;
+use plugboard_eval_nnue::{NnueEvaluator, data::Record};
+use plugboard_plugin_api::{Evaluate, Position};
+
+use crate::{
+    adam::Adam,
+    checkpoint::Checkpoint,
+    data::Sample,
+    model::{Model, Scratch},
+    random::Random,
+};
+
+#[derive(Parser)]
+#[command(
+    name = "plugboard-trainer",
+    version,
+    about = "Trains Plugboard's NNUE network from `plugboard datagen` positions"
+)]
+struct Args {
+    /// Files of positions, or folders whose `*.bin` files are read.
+    #[arg(required = true)]
+    data: Vec<PathBuf>,
+    /// The network to write (after every epoch); its checkpoint goes beside it.
+    #[arg(long, default_value = "target/nnue/trained.nnue")]
+    out: PathBuf,
+    /// Hidden units per perspective, a multiple of 16.
+    #[arg(long, default_value_t = 128)]
+    hidden: usize,
+    #[arg(long, default_value_t = 20)]
+    epochs: u32,
+    #[arg(long, default_value_t = 16384)]
+    batch: usize,
+    /// Adam's learning rate.
+    #[arg(long, default_value_t = 0.001)]
+    rate: f32,
+    /// From this epoch on (counted from 0) the rate is a tenth; default: at
+    /// three quarters of the epochs.
+    #[arg(long)]
+    drop_at: Option<u32>,
+    /// The score's share of the target; the game's result has the rest.
+    #[arg(long, default_value_t = 0.75)]
+    lambda: f32,
+    /// The share of games held out to measure the loss on.
+    #[arg(long, default_value_t = 0.02)]
+    held_out: f64,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    #[arg(long, default_value_t = 2)]
+    threads: usize,
+    /// Start afresh even if a checkpoint of an earlier run is there.
+    #[arg(long)]
+    fresh: bool,
+}
+
+/// A batch is cut into this many parts, whatever the number of threads.
+const PARTS: usize = 8;
+
+fn main() -> ExitCode {
+    match run(&Args::parse()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(why) => {
+            eprintln!("plugboard-trainer: {why}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(args: &Args) -> Result<(), String> {
+    if args.hidden == 0 || !args.hidden.is_multiple_of(16) {
+        return Err(format!("--hidden must be a positive multiple of 16, not {}", args.hidden));
+    }
+    let threads = args.threads.clamp(1, PARTS);
+    let files = data::files(&args.data)?;
+    let positions = data::load(&files, args.held_out, args.seed)?;
+    println!(
+        "{} training positions, {} held out ({:.1} % of games), {} records skipped, from {} files",
+        positions.training.len(),
+        positions.held_out.len(),
+        args.held_out * 100.0,
+        positions.skipped,
+        files.len()
+    );
+    if positions.training.is_empty() || positions.held_out.is_empty() {
+        return Err("too few positions to train on and to hold out".into());
+    }
+    let checkpoint_path = args.out.with_extension("ckpt");
+    let mut state = if checkpoint_path.exists() && !args.fresh {
+        let state = checkpoint::load(&checkpoint_path)?;
+        if state.model.hidden != args.hidden || state.seed != args.seed {
+            return Err(format!(
+                "{} is of a run with {} hidden units and seed {}; pass --fresh to start over",
+                checkpoint_path.display(),
+                state.model.hidden,
+                state.seed
+            ));
+        }
+        println!("going on from {} at epoch {}", checkpoint_path.display(), state.next_epoch + 1);
+        state
+    } else {
+        let model = Model::new(args.hidden, &mut Random(args.seed));
+        let adam = Adam::new(model.params.len());
+        Checkpoint { model, adam, next_epoch: 0, seed: args.seed }
+    };
+    if let Some(folder) = args.out.parent().filter(|f| !f.as_os_str().is_empty()) {
+        std::fs::create_dir_all(folder).map_err(|e| format!("cannot create {}: {e}", folder.display()))?;
+    }
+    let drop_at = args.drop_at.unwrap_or(args.epochs * 3 / 4);
+    let mut gradients = vec![vec![0.0f32; state.model.params.len()]; PARTS];
+    let mut total = vec![0.0f32; state.model.params.len()];
+    while state.next_epoch < args.epochs {
+        let epoch = state.next_epoch;
+        let rate = if epoch >= drop_at { args.rate / 10.0 } else { args.rate };
+        let started = Instant::now();
+        let mut order: Vec<u32> = (0..positions.training.len() as u32).collect();
+        Random(random::mix(args.seed ^ u64::from(epoch).wrapping_mul(0xA076_1D64_78BD_642F))).shuffle(&mut order);
+        let mut loss_sum = 0.0f64;
+        for batch in order.chunks(args.batch) {
+            let losses = learn_batch(&state.model, &positions.training, batch, args.lambda, threads, &mut gradients);
+            loss_sum += losses;
+            total.fill(0.0);
+            for part in &gradients {
+                for (t, g) in total.iter_mut().zip(part) {
+                    *t += g;
+                }
+            }
+            let scale = 1.0 / batch.len() as f32;
+            total.iter_mut().for_each(|g| *g *= scale);
+            state.adam.update(&mut state.model.params, &total, rate);
+            state.model.clip();
+        }
+        let seconds = started.elapsed().as_secs_f64();
+        let held_out = held_out_loss(&state.model, &positions.held_out, args.lambda, threads);
+        state.next_epoch += 1;
+        let network = state.model.quantise()?;
+        std::fs::write(&args.out, network.to_bytes())
+            .map_err(|e| format!("cannot write {}: {e}", args.out.display()))?;
+        checkpoint::save(&checkpoint_path, &state)?;
+        println!(
+            "epoch {}/{}: training loss {:.6}, held-out loss {held_out:.6}, rate {rate:.2e}, {:.0} positions/s, {seconds:.1} s",
+            epoch + 1,
+            args.epochs,
+            loss_sum / positions.training.len() as f64,
+            positions.training.len() as f64 / seconds.max(1e-9)
+        );
+    }
+    let network = Arc::new(state.model.quantise()?);
+    let (difference, measured) = quantisation_error(&state.model, &network, &positions.held_out);
+    println!(
+        "wrote {} ({}); the integer network is {difference:.2} cp from the float one on average over {measured} held-out positions",
+        args.out.display(),
+        network.describe()
+    );
+    Ok(())
+}
+
+/// One part of a batch, and where its gradient and loss go.
+struct Part<'a> {
+    gradient: &'a mut Vec<f32>,
+    loss: &'a mut f64,
+    positions: &'a [u32],
+}
+
+/// The gradient of each part of `batch` into `gradients`; the summed loss.
+fn learn_batch(
+    model: &Model,
+    records: &[Record],
+    batch: &[u32],
+    lambda: f32,
+    threads: usize,
+    gradients: &mut [Vec<f32>],
+) -> f64 {
+    let part_len = batch.len().div_ceil(PARTS);
+    let mut losses = [0.0f64; PARTS];
+    let mut work: Vec<Vec<Part<'_>>> = (0..threads).map(|_| Vec::new()).collect();
+    for (index, (gradient, loss)) in gradients.iter_mut().zip(losses.iter_mut()).enumerate() {
+        let start = (index * part_len).min(batch.len());
+        let end = ((index + 1) * part_len).min(batch.len());
+        work[index % threads].push(Part { gradient, loss, positions: &batch[start..end] });
+    }
+    std::thread::scope(|scope| {
+        for parts in work {
+            scope.spawn(move || {
+                let mut scratch = Scratch::new(model.hidden);
+                for part in parts {
+                    part.gradient.fill(0.0);
+                    *part.loss = part
+                        .positions
+                        .iter()
+                        .map(|&i| {
+                            let sample = Sample::from_record(&records[i as usize]);
+                            f64::from(model.learn(&sample, lambda, &mut scratch, part.gradient))
+                        })
+                        .sum();
+                }
+            });
+        }
+    });
+    losses.iter().sum()
+}
+
+fn held_out_loss(model: &Model, records: &[Record], lambda: f32, threads: usize) -> f64 {
+    let part_len = records.len().div_ceil(threads);
+    let sums: Vec<f64> = std::thread::scope(|scope| {
+        let handles: Vec<_> = records
+            .chunks(part_len.max(1))
+            .map(|part| {
+                scope.spawn(move || {
+                    let mut scratch = Scratch::new(model.hidden);
+                    part.iter()
+                        .map(|record| f64::from(model.loss(&Sample::from_record(record), lambda, &mut scratch)))
+                        .sum::<f64>()
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap_or(f64::NAN)).collect()
+    });
+    sums.iter().sum::<f64>() / records.len() as f64
+}
+
+/// The mean distance in centipawns between the float network and the integer
+/// one the plugin runs, over the first held-out positions: rounding's cost.
+fn quantisation_error(model: &Model, network: &Arc<plugboard_eval_nnue::Network>, records: &[Record]) -> (f64, usize) {
+    let mut evaluator = NnueEvaluator::new(Arc::clone(network));
+    let mut scratch = Scratch::new(model.hidden);
+    let measured = records.len().min(10_000);
+    let total: f64 = records[..measured]
+        .iter()
+        .map(|record| {
+            let float = model.centipawns(&Sample::from_record(record), &mut scratch);
+            let integer = evaluator.evaluate(&position_of(record));
+            f64::from((float - integer as f32).abs())
+        })
+        .sum();
+    (total / measured.max(1) as f64, measured)
+}
+
+fn position_of(record: &Record) -> Position {
+    let [white, black, p, n, b, r, q, k] = record.pieces;
+    Position {
+        colors: [white, black],
+        pieces: [p, n, b, r, q, k],
+        castling_rooks: 0,
+        side_to_move: record.side_to_move,
+        en_passant: Position::NO_SQUARE,
+        halfmove_clock: 0,
+        fullmove_number: 1,
+        variant: Default::default(),
+        remaining_checks: [0; 2],
+        pockets: [[0; 5]; 2],
+        promoted: 0,
+        reserved: [0; 2],
+    }
+}

@@ -1,0 +1,178 @@
+//! The network in floating point, as it is trained: the same `(768 → hidden) ×
+//! 2 → 1` shape with squared clipped ReLU as the plugin's, its loss and
+//! gradients, and its rounding into the plugin's integer [`Network`].
+//!
+//! All parameters sit in one vector, `[input weights 768 × hidden | input
+//! biases | output weights 2 × hidden | output bias]`, so the optimiser and the
+//! checkpoints treat them as one.
+
+use plugboard_eval_nnue::{
+    Network,
+    features::INPUTS,
+    network::{MAX_INPUT_BIAS, MAX_INPUT_WEIGHT, MAX_OUTPUT_WEIGHT, QA, QB},
+};
+
+use crate::{data::Sample, random::Random};
+
+/// Centipawns per unit of the network's output.
+pub const SCALE: f32 = 400.0;
+/// The centipawns that turn a score into an expected result: sigmoid(cp / K).
+pub const K: f32 = 400.0;
+/// Weights are kept within this range so that, rounded, they stay within the
+/// bounds the plugin's integer sums are safe for.
+pub const CLIP: f32 = 1.98;
+
+#[derive(Clone)]
+pub struct Model {
+    pub hidden: usize,
+    pub params: Vec<f32>,
+}
+
+/// What one sample taught: its loss, and its gradient added to a buffer.
+pub struct Scratch {
+    ours: Vec<f32>,
+    theirs: Vec<f32>,
+}
+
+impl Scratch {
+    pub fn new(hidden: usize) -> Scratch {
+        Scratch { ours: vec![0.0; hidden], theirs: vec![0.0; hidden] }
+    }
+}
+
+pub fn parameter_count(hidden: usize) -> usize {
+    INPUTS * hidden + hidden + 2 * hidden + 1
+}
+
+fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// The target of a sample: its score, read as an expected result, blended
+/// with the game's result; `lambda` is the score's share.
+pub fn target(sample: &Sample, lambda: f32) -> f32 {
+    lambda * sigmoid(sample.score / K) + (1.0 - lambda) * sample.result
+}
+
+impl Model {
+    pub fn new(hidden: usize, random: &mut Random) -> Model {
+        let mut params = vec![0.0; parameter_count(hidden)];
+        // About 32 inputs are active at once: scale their weights for that many.
+        let input_range = 1.0 / (32f32).sqrt();
+        for weight in &mut params[..INPUTS * hidden] {
+            *weight = random.symmetric() * input_range;
+        }
+        let output_range = 1.0 / ((2 * hidden) as f32).sqrt();
+        let outputs = INPUTS * hidden + hidden;
+        for weight in &mut params[outputs..outputs + 2 * hidden] {
+            *weight = random.symmetric() * output_range;
+        }
+        Model { hidden, params }
+    }
+
+    fn split(&self) -> (&[f32], &[f32], &[f32], f32) {
+        let hidden = self.hidden;
+        let (input_weights, rest) = self.params.split_at(INPUTS * hidden);
+        let (input_bias, rest) = rest.split_at(hidden);
+        let (output_weights, rest) = rest.split_at(2 * hidden);
+        (input_weights, input_bias, output_weights, rest[0])
+    }
+
+    fn accumulate(&self, inputs: &[u16], into: &mut [f32]) {
+        let (input_weights, input_bias, _, _) = self.split();
+        into.copy_from_slice(input_bias);
+        for &input in inputs {
+            let row = &input_weights[usize::from(input) * self.hidden..][..self.hidden];
+            for (value, weight) in into.iter_mut().zip(row) {
+                *value += weight;
+            }
+        }
+    }
+
+    /// The network's output before the sigmoid, in units of [`SCALE`] centipawns.
+    fn output(&self, sample: &Sample, scratch: &mut Scratch) -> f32 {
+        self.accumulate(&sample.ours[..sample.count], &mut scratch.ours);
+        self.accumulate(&sample.theirs[..sample.count], &mut scratch.theirs);
+        let (_, _, output_weights, output_bias) = self.split();
+        let (ours, theirs) = output_weights.split_at(self.hidden);
+        let half = |values: &[f32], weights: &[f32]| -> f32 {
+            values.iter().zip(weights).map(|(v, w)| v.clamp(0.0, 1.0).powi(2) * w).sum()
+        };
+        output_bias + half(&scratch.ours, ours) + half(&scratch.theirs, theirs)
+    }
+
+    /// The score in centipawns for the side to move.
+    pub fn centipawns(&self, sample: &Sample, scratch: &mut Scratch) -> f32 {
+        self.output(sample, scratch) * SCALE
+    }
+
+    /// The sample's squared error, without learning from it.
+    pub fn loss(&self, sample: &Sample, lambda: f32, scratch: &mut Scratch) -> f32 {
+        let predicted = sigmoid(self.output(sample, scratch) * SCALE / K);
+        (predicted - target(sample, lambda)).powi(2)
+    }
+
+    /// The sample's squared error, and its gradient added to `gradient`.
+    pub fn learn(&self, sample: &Sample, lambda: f32, scratch: &mut Scratch, gradient: &mut [f32]) -> f32 {
+        let hidden = self.hidden;
+        let output = self.output(sample, scratch);
+        let predicted = sigmoid(output * SCALE / K);
+        let error = predicted - target(sample, lambda);
+        let d_output = 2.0 * error * predicted * (1.0 - predicted) * SCALE / K;
+        let (_, _, output_weights, _) = self.split();
+        let (input_gradient, rest) = gradient.split_at_mut(INPUTS * hidden);
+        let (bias_gradient, rest) = rest.split_at_mut(hidden);
+        let (output_gradient, rest) = rest.split_at_mut(2 * hidden);
+        rest[0] += d_output;
+        for (side, values) in [&mut scratch.ours, &mut scratch.theirs].into_iter().enumerate() {
+            let weights = &output_weights[side * hidden..(side + 1) * hidden];
+            let gradients = &mut output_gradient[side * hidden..(side + 1) * hidden];
+            // From here on `values` holds the gradient of the loss by each accumulator value.
+            for ((value, weight), g) in values.iter_mut().zip(weights).zip(gradients) {
+                let clipped = value.clamp(0.0, 1.0);
+                *g += d_output * clipped * clipped;
+                *value = if *value > 0.0 && *value < 1.0 { d_output * weight * 2.0 * clipped } else { 0.0 };
+            }
+            for (g, d) in bias_gradient.iter_mut().zip(values.iter()) {
+                *g += d;
+            }
+            let inputs = if side == 0 { &sample.ours[..sample.count] } else { &sample.theirs[..sample.count] };
+            for &input in inputs {
+                let row = &mut input_gradient[usize::from(input) * hidden..][..hidden];
+                for (g, d) in row.iter_mut().zip(values.iter()) {
+                    *g += d;
+                }
+            }
+        }
+        error * error
+    }
+
+    /// Keeps every weight within [`CLIP`].
+    pub fn clip(&mut self) {
+        let last = self.params.len() - 1;
+        for weight in &mut self.params[..last] {
+            *weight = weight.clamp(-CLIP, CLIP);
+        }
+    }
+
+    /// The plugin's integer network: input weights and biases times QA, output
+    /// weights times QB, the output bias times QA·QB.
+    pub fn quantise(&self) -> Result<Network, String> {
+        let (input_weights, input_bias, output_weights, output_bias) = self.split();
+        let round = |values: &[f32], scale: i32, limit: i16| -> Vec<i16> {
+            values
+                .iter()
+                .map(|v| (v * scale as f32).round().clamp(-f32::from(limit), f32::from(limit)) as i16)
+                .collect()
+        };
+        Network::new(
+            self.hidden,
+            SCALE as i32,
+            round(input_weights, QA, MAX_INPUT_WEIGHT),
+            round(input_bias, QA, MAX_INPUT_BIAS),
+            round(output_weights, QB, MAX_OUTPUT_WEIGHT),
+            (output_bias * (QA * QB) as f32).round() as i32,
+        )
+        .map_err(|why| why.to_string())
+    }
+}

@@ -1,12 +1,23 @@
 #!/usr/bin/env bash
-# One strength match of the ladder (issue 6): plugboard (release build, bundled
-# alphabeta + pesto, one thread) against a Debian engine, from balanced book
-# openings, both colours, via python-chess (../shared/tools/match.py).
+# One strength match of the ladder: plugboard (release build, bundled alphabeta,
+# one thread, evaluation EVAL) against an engine, from balanced book openings,
+# both colours, via python-chess (../shared/tools/match.py).
 #
 #   scripts/ladder.sh OPPONENT GAMES [TC] [extra match.py args...]
-#   OPPONENT: fairymax | phalanx | sjeng | hoichess | gnuchess | stockfishN (Skill Level N)
+#   OPPONENT: fairymax | phalanx | sjeng | hoichess | gnuchess | toga2 | glaurung
+#             | stockfishN (Skill Level N) | pesto | nnue (plugboard with that evaluation)
 #   TC: base+inc in seconds, default 10+0.1
-# Writes target/ladder/OPPONENT-TC.pgn. Needs scripts/install-ladder.sh first.
+#
+# Environment: EVAL, plugboard's evaluation (default pesto); EVALFILE, the network
+# `nnue` loads instead of its embedded one; PLUGBOARD, the binary; MATCH_PY.
+# Every engine plays with one thread, 64 MB of hash where it has the option, and
+# its own book off (Toga II and Glaurung have one; plugboard has none unless told).
+#
+# Resumable: games are played in blocks of 10 (5 openings, each with both
+# colours), each written to OUT/NAME.d/block-NNN.pgn when it ends; running the
+# same command again plays the blocks still missing. At the end the blocks are
+# joined into OUT/NAME.pgn and scored (W/D/L, Elo with its 95 % margin, time
+# losses). NAME is EVAL-OPPONENT-TC; OUT is target/ladder.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -16,12 +27,24 @@ tc=${3:-10+0.1}
 shift $(( $# < 3 ? $# : 3 ))
 match_py=${MATCH_PY:-../shared/tools/match.py}
 engine=${PLUGBOARD:-target/release/plugboard}
+eval_name=${EVAL:-pesto}
 out=target/ladder
-mkdir -p "$out"
+name=$eval_name-$opponent-$tc
+blocks=$out/$name.d
+mkdir -p "$blocks"
 
 [ -x "$engine" ] || cargo build --release --workspace
-openings=$out/openings.txt
-python3 scripts/openings.py --count "$(( (games + 1) / 2 ))" > "$openings"
+openings=$blocks/openings.txt
+[ -s "$openings" ] || python3 scripts/openings.py --count "$(( (games + 1) / 2 ))" > "$openings"
+
+plugboard_with() {
+  local evaluation=$1
+  local command="$engine --eval $evaluation"
+  if [ "$evaluation" = nnue ] && [ -n "${EVALFILE:-}" ]; then
+    command="$command --option EvalFile=$EVALFILE"
+  fi
+  echo "$command"
+}
 
 case $opponent in
   fairymax) e2=/usr/games/fairymax p2=xboard extra=() ;;
@@ -29,11 +52,47 @@ case $opponent in
   sjeng) e2=/usr/games/sjeng p2=xboard extra=() ;;
   hoichess) e2="/usr/games/hoichess -x" p2=xboard extra=() ;;
   gnuchess) e2="/usr/games/gnuchess --uci" p2=uci extra=() ;;
-  stockfish*) e2=/usr/games/stockfish p2=uci extra=(--o2 "Skill Level=${opponent#stockfish}" --o2 "Threads=1") ;;
+  toga2) e2=/usr/games/toga2 p2=uci extra=(--o2 "OwnBook=false" --o2 "Hash=64") ;;
+  glaurung) e2=/usr/games/glaurung p2=uci extra=(--o2 "OwnBook=false" --o2 "Threads=1" --o2 "Hash=64") ;;
+  stockfish*) e2=/usr/games/stockfish p2=uci extra=(--o2 "Skill Level=${opponent#stockfish}" --o2 "Threads=1" --o2 "Hash=64") ;;
+  pesto|nnue) e2=$(plugboard_with "$opponent") p2=xboard extra=() ;;
   *) echo "unknown opponent: $opponent" >&2; exit 2 ;;
 esac
 
-exec python3 "$match_py" --e1 "$engine" --p1 xboard --n1 plugboard \
-  --e2 "$e2" --p2 "$p2" --n2 "$opponent" "${extra[@]}" \
-  --games "$games" --tc "$tc" --openings "$openings" \
-  --pgn "$out/$opponent-$tc.pgn" "$@"
+per_block=10
+total_blocks=$(( (games + per_block - 1) / per_block ))
+mapfile -t lines < <(grep -v '^#' "$openings" | grep -v '^$')
+for (( block = 0; block < total_blocks; block++ )); do
+  pgn=$(printf '%s/block-%03d.pgn' "$blocks" "$block")
+  [ -s "$pgn" ] && continue
+  block_openings=$(printf '%s/block-%03d.openings' "$blocks" "$block")
+  : > "$block_openings"
+  for (( k = 0; k < per_block / 2; k++ )); do
+    echo "${lines[$(( (block * per_block / 2 + k) % ${#lines[@]} ))]}" >> "$block_openings"
+  done
+  block_games=$(( games - block * per_block < per_block ? games - block * per_block : per_block ))
+  echo "== $name: block $(( block + 1 ))/$total_blocks ($block_games games)"
+  python3 "$match_py" --e1 "$(plugboard_with "$eval_name")" --p1 xboard --n1 "plugboard-$eval_name" \
+    --e2 "$e2" --p2 "$p2" --n2 "$opponent" "${extra[@]}" \
+    --games "$block_games" --tc "$tc" --openings "$block_openings" \
+    --pgn "$pgn.part" "$@" | tail -3
+  # The PGN names players by their engines' own names, the same for two
+  # plugboards; match.py gives engine 1 White in odd rounds, so name them by that.
+  python3 - "$pgn.part" "plugboard-$eval_name" "$opponent" <<'PY'
+import re, sys
+path, first, second = sys.argv[1:]
+games = open(path).read().split("\n\n[Event ")
+named = []
+for index, game in enumerate(games):
+    text = game if index == 0 else "[Event " + game
+    odd = int(re.search(r'\[Round "(\d+)"\]', text).group(1)) % 2 == 1
+    white, black = (first, second) if odd else (second, first)
+    text = re.sub(r'\[White "[^"]*"\]', f'[White "{white}"]', text, count=1)
+    text = re.sub(r'\[Black "[^"]*"\]', f'[Black "{black}"]', text, count=1)
+    named.append(text)
+open(path, "w").write("\n\n".join(named))
+PY
+  mv "$pgn.part" "$pgn"
+done
+cat "$blocks"/block-*.pgn > "$out/$name.pgn"
+python3 scripts/score.py "$out/$name.pgn" "plugboard-$eval_name"

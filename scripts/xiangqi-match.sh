@@ -201,4 +201,4 @@ done
 
 echo
 echo "PGN: $pgn_all   progress: $progress   logs: $dir/pair-NNN/"
-python3 scripts/xiangqi-score.py "$pgn_all" "$first"
+python3 scripts/score.py "$pgn_all" "$first"

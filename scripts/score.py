@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
-"""Scores a PGN of xboard-refereed games (scripts/xiangqi-match.sh) for one engine.
+"""Scores a PGN of games for one engine: xboard-refereed xiangqi games
+(scripts/xiangqi-match.sh) or chess games of ../shared/tools/match.py
+(scripts/ladder.sh).
 
-    scripts/xiangqi-score.py PGN [NAME]      (NAME: default plugboard)
+    scripts/score.py PGN [NAME]      (NAME: default plugboard)
 
 Prints NAME's wins, draws and losses (NAME found in the [White]/[Black] tags:
 an exact match, else a case-insensitive part of the name), the score, an Elo
@@ -64,6 +66,10 @@ def read_games(path):
             # The comment just before the closing result token is xboard's reason.
             m = re.search(r"\{([^{}]*)\}\s*(?:1-0|0-1|1/2-1/2|\*)\s*$", body)
             reason = m.group(1).strip() if m else ""
+            if not reason:
+                # match.py gives the reason as the game's first comment.
+                first = re.match(r"\s*\{([^{}]*)\}", body)
+                reason = first.group(1).strip() if first else ""
             # Not a reason but the last move's score, depth and time (-pgnExtendedInfo).
             if re.fullmatch(r"[+-]?(\d+(\.\d+)?|#-?\d+)/\d+(\s+[\d.:]+)?", reason):
                 reason = ""
@@ -171,7 +177,7 @@ def main():
         print(f"{args.pgn}: no games of {args.name} (players: {', '.join(sorted(names)) or 'none'})")
         return 1
     opp = ", ".join(sorted(opponents)) or "?"
-    print(f"{args.pgn}: {len(games)} games; {args.name} played Red in {red}, Black in {black}")
+    print(f"{args.pgn}: {len(games)} games; {args.name} played the first move (White, or Red) in {red}, the second in {black}")
     if args.games:
         print("\n".join(lines))
     elo, margin, lo, hi = elo_estimate(w, d, l)

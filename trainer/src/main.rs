@@ -16,7 +16,7 @@ mod random;
 use std::{path::PathBuf, process::ExitCode, sync::Arc, time::Instant};
 
 use clap::Parser;
-use plugboard_eval_nnue::{NnueEvaluator, data::Record};
+use plugboard_eval_nnue::{NnueEvaluator, data::Record, network::MAX_HIDDEN};
 use plugboard_plugin_api::{Evaluate, Position};
 
 use crate::{
@@ -83,8 +83,11 @@ fn main() -> ExitCode {
 }
 
 fn run(args: &Args) -> Result<(), String> {
-    if args.hidden == 0 || !args.hidden.is_multiple_of(16) {
-        return Err(format!("--hidden must be a positive multiple of 16, not {}", args.hidden));
+    if args.hidden == 0 || !args.hidden.is_multiple_of(16) || args.hidden > MAX_HIDDEN {
+        return Err(format!("--hidden must be a multiple of 16 from 16 to {MAX_HIDDEN}, not {}", args.hidden));
+    }
+    if args.batch == 0 {
+        return Err("--batch must be at least 1".into());
     }
     let threads = args.threads.clamp(1, PARTS);
     let files = data::files(&args.data)?;

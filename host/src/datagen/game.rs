@@ -6,7 +6,7 @@
 use abi_stable::std_types::RSlice;
 use plugboard_eval_nnue::data::{Outcome, Record};
 use plugboard_plugin_api::{
-    self as api, EvaluatorSource, InfoKind, NO_DEADLINE, Reporter, ScoreKind, SearchControl, SearchInfo,
+    self as api, Bound, EvaluatorSource, InfoKind, NO_DEADLINE, Reporter, ScoreKind, SearchControl, SearchInfo,
     SearchModuleRef, SearchRequest,
 };
 use plugboard_shakmaty::{from_plugin_move, to_plugin_move, to_plugin_position};
@@ -126,7 +126,7 @@ pub fn play(setup: &Setup<'_>, game: u32) -> Result<Played, String> {
     let mut line = opening(setup, &mut random)?;
     let first_kept = line.moves.len();
     let mut kept: Vec<(api::Position, i32)> = Vec::new();
-    let (mut winning, mut level) = (0u32, 0u32);
+    let (mut winning, mut level) = (0i32, 0u32);
     let outcome = loop {
         if let Some(outcome) = line.ended() {
             break outcome;
@@ -138,13 +138,25 @@ pub fn play(setup: &Setup<'_>, game: u32) -> Result<Played, String> {
         let (best, verdict) = search(setup, &line, fresh)?;
         let white_to_move = line.position.turn() == Color::White;
         let centipawns = match verdict {
-            Verdict::Mate(wins) => break if wins == white_to_move { Outcome::WhiteWins } else { Outcome::BlackWins },
-            Verdict::Centipawns(score) => score,
+            Some(Verdict::Mate(wins)) => {
+                break if wins == white_to_move { Outcome::WhiteWins } else { Outcome::BlackWins };
+            }
+            Some(Verdict::Centipawns(score)) => score,
+            None => {
+                // The node limit ended the search before its first line: a move, but no label.
+                line.play(&best);
+                continue;
+            }
         };
         let white_score = if white_to_move { centipawns } else { -centipawns };
-        winning = if white_score.abs() >= WIN_SCORE { winning + 1 } else { 0 };
-        if winning >= WIN_PLIES {
-            break if white_score > 0 { Outcome::WhiteWins } else { Outcome::BlackWins };
+        // Plies in a row with one side this far ahead: positive for White, negative for Black.
+        winning = match (white_score >= WIN_SCORE, white_score <= -WIN_SCORE) {
+            (true, _) => winning.max(0) + 1,
+            (_, true) => winning.min(0) - 1,
+            _ => 0,
+        };
+        if winning.unsigned_abs() >= WIN_PLIES {
+            break if winning > 0 { Outcome::WhiteWins } else { Outcome::BlackWins };
         }
         level = if white_score.abs() <= DRAW_SCORE && line.moves.len() >= DRAW_FROM_PLY { level + 1 } else { 0 };
         if level >= DRAW_PLIES {
@@ -186,7 +198,7 @@ fn opening(setup: &Setup<'_>, random: &mut Random) -> Result<Line, String> {
         if line.ended().is_some() {
             continue;
         }
-        if let (_, Verdict::Centipawns(score)) = search(setup, &line, true)?
+        if let (_, Some(Verdict::Centipawns(score))) = search(setup, &line, true)?
             && score.abs() <= OPENING_MARGIN
         {
             return Ok(line);
@@ -195,8 +207,9 @@ fn opening(setup: &Setup<'_>, random: &mut Random) -> Result<Line, String> {
     Err("no balanced opening in 1000 tries".into())
 }
 
-/// The best move and its score, by a search of `setup.nodes` nodes.
-fn search(setup: &Setup<'_>, line: &Line, clear_hash: bool) -> Result<(Move, Verdict), String> {
+/// The best move and its score, by a search of `setup.nodes` nodes; no score
+/// when the nodes ran out before the search's first line.
+fn search(setup: &Setup<'_>, line: &Line, clear_hash: bool) -> Result<(Move, Option<Verdict>), String> {
     let control = SearchControl::new(NO_DEADLINE, NO_DEADLINE, false);
     let request = SearchRequest {
         game_start: to_plugin_position(&Chess::default(), api::Variant::CHESS),
@@ -216,7 +229,9 @@ fn search(setup: &Setup<'_>, line: &Line, clear_hash: bool) -> Result<(Move, Ver
     };
     let last = Mutex::new(None);
     let record = |info: &SearchInfo<'_>| {
+        // A bound is no label: only exact scores count.
         if info.kind == InfoKind::Line
+            && info.score.bound == Bound::Exact
             && let Ok(mut last) = last.lock()
         {
             *last = Some(match info.score.kind {
@@ -228,6 +243,5 @@ fn search(setup: &Setup<'_>, line: &Line, clear_hash: bool) -> Result<(Move, Ver
     let outcome = (setup.search.search())(&request, setup.eval, Reporter::new(&record)).into_result()?;
     let best = outcome.best.into_option().ok_or("the search found no move in a position that has some")?;
     let best = from_plugin_move(&line.position, best).ok_or("the search's move is not legal")?;
-    let verdict = last.into_inner().ok().flatten().ok_or("the search reported no score")?;
-    Ok((best, verdict))
+    Ok((best, last.into_inner().ok().flatten()))
 }

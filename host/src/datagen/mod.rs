@@ -83,10 +83,18 @@ fn run_workers(args: &DatagenArgs) -> Result<(), String> {
     let mut children = Vec::new();
     for worker in 0..args.workers {
         forwarded.extend(["--worker".to_owned(), worker.to_string()]);
-        let child =
-            Command::new(&exe).args(&forwarded).spawn().map_err(|e| format!("cannot start worker {worker}: {e}"))?;
+        let spawned = Command::new(&exe).args(&forwarded).spawn();
         forwarded.truncate(forwarded.len() - 2);
-        children.push(child);
+        match spawned {
+            Ok(child) => children.push(child),
+            Err(e) => {
+                for mut started in children {
+                    let _ = started.kill();
+                    let _ = started.wait();
+                }
+                return Err(format!("cannot start worker {worker}: {e}"));
+            }
+        }
     }
     let mut failed = 0;
     for mut child in children {
@@ -104,6 +112,11 @@ fn run_worker(plugins: &PluginHost, args: &DatagenArgs, worker: u32) -> Result<(
     std::fs::create_dir_all(&args.out).map_err(|e| format!("cannot create {}: {e}", args.out.display()))?;
     let path = args.out.join(format!("worker-{worker}.bin"));
     let (mut file, held, last_game) = open_for_appending(&path)?;
+    if let Some(game) = last_game
+        && game % GAME_STRIDE != worker
+    {
+        return Err(format!("{} holds games of worker {}, not of worker {worker}", path.display(), game % GAME_STRIDE));
+    }
     let book = match &args.book {
         Some(path) => Some(Book::open(path)?),
         None => None,
@@ -132,7 +145,10 @@ fn run_worker(plugins: &PluginHost, args: &DatagenArgs, worker: u32) -> Result<(
     );
     let started = Instant::now();
     let (mut positions, mut games, mut plies, mut results) = (held, 0u64, 0usize, [0u64; 3]);
-    let mut next = last_game.map_or(worker, |game| game + GAME_STRIDE);
+    let mut next = match last_game {
+        None => worker,
+        Some(game) => game.checked_add(GAME_STRIDE).ok_or("game numbers ran out")?,
+    };
     while target.is_none_or(|target| positions < target) {
         let played = game::play(&setup, next)?;
         let mut bytes = Vec::with_capacity(played.records.len() * RECORD_SIZE);

@@ -1,0 +1,126 @@
+//! The trainer as a user runs it: positions in, a network out that the plugin
+//! loads and that has learnt what the positions teach, the same network for the
+//! same seed whatever the number of threads, and a stopped run that goes on.
+
+use std::{path::Path, process::Command, sync::Arc};
+
+use plugboard_eval_nnue::{
+    Network, NnueEvaluator,
+    data::{Outcome, Record},
+};
+use plugboard_plugin_api::{Evaluate, Position};
+
+/// Kings on their squares and a random handful of other pieces, scored by
+/// material alone: a lesson a network can learn from a few thousand positions.
+fn lesson(count: usize, seed: u64) -> Vec<Record> {
+    let values = [100, 300, 300, 500, 900];
+    let mut state = seed;
+    let mut next = move |bound: u64| {
+        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (state >> 33) % bound
+    };
+    (0..count)
+        .map(|index| {
+            let mut pieces = [0u64; 8];
+            pieces[0] |= 1 << 4;
+            pieces[1] |= 1 << 60;
+            pieces[7] |= (1 << 4) | (1 << 60);
+            let mut score = 0i32;
+            for _ in 0..next(12) {
+                let square = 8 + next(48);
+                if (pieces[0] | pieces[1]) & (1 << square) != 0 {
+                    continue;
+                }
+                let (color, kind) = (next(2) as usize, next(5) as usize);
+                pieces[color] |= 1 << square;
+                pieces[2 + kind] |= 1 << square;
+                score += if color == 0 { values[kind] } else { -values[kind] };
+            }
+            Record {
+                pieces,
+                score: score as i16,
+                outcome: Outcome::Draw,
+                side_to_move: (index % 2) as u8,
+                game: index as u32,
+            }
+        })
+        .collect()
+}
+
+fn write_records(path: &Path, records: &[Record]) {
+    let bytes: Vec<u8> = records.iter().flat_map(|r| r.to_bytes().unwrap()).collect();
+    std::fs::write(path, bytes).unwrap();
+}
+
+fn train(data: &Path, out: &Path, extra: &[&str]) -> String {
+    let output = Command::new(env!("CARGO_BIN_EXE_plugboard-trainer"))
+        .arg(data)
+        .args(["--out", out.to_str().unwrap(), "--hidden", "16", "--batch", "256", "--lambda", "1", "--seed", "7"])
+        .args(extra)
+        .output()
+        .expect("the trainer runs");
+    let text = String::from_utf8_lossy(&output.stdout).into_owned() + &String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{text}");
+    text
+}
+
+fn position_of(record: &Record) -> Position {
+    let [white, black, p, n, b, r, q, k] = record.pieces;
+    Position {
+        colors: [white, black],
+        pieces: [p, n, b, r, q, k],
+        castling_rooks: 0,
+        side_to_move: record.side_to_move,
+        en_passant: Position::NO_SQUARE,
+        halfmove_clock: 0,
+        fullmove_number: 1,
+        variant: Default::default(),
+        remaining_checks: [0; 2],
+        pockets: [[0; 5]; 2],
+        promoted: 0,
+        reserved: [0; 2],
+    }
+}
+
+#[test]
+fn a_network_trained_on_material_scores_material() {
+    let folder = tempfile::tempdir().unwrap();
+    let data = folder.path().join("lesson.bin");
+    write_records(&data, &lesson(20_000, 1));
+    let out = folder.path().join("material.nnue");
+    let log = train(&data, &out, &["--epochs", "12"]);
+    assert!(log.contains("held-out loss"), "{log}");
+    let network = Network::from_bytes(&std::fs::read(&out).unwrap()).expect("the plugin reads what the trainer writes");
+    let mut evaluator = NnueEvaluator::new(Arc::new(network));
+    let fresh = lesson(500, 99);
+    let (mut error, mut spread) = (0f64, 0f64);
+    for record in &fresh {
+        let truth = if record.side_to_move == 0 { record.score } else { -record.score };
+        error += f64::from((evaluator.evaluate(&position_of(record)) - i32::from(truth)).abs());
+        spread += f64::from(truth.abs());
+    }
+    // Guessing 0 everywhere would be off by `spread`.
+    assert!(error < spread / 3.0, "mean error {} cp against {} cp for a guess of 0", error / 500.0, spread / 500.0);
+}
+
+#[test]
+fn one_seed_gives_one_network_whatever_the_threads_and_a_stopped_run_goes_on() {
+    let folder = tempfile::tempdir().unwrap();
+    let data = folder.path().join("lesson.bin");
+    write_records(&data, &lesson(3_000, 2));
+    let one = folder.path().join("one.nnue");
+    let two = folder.path().join("two.nnue");
+    train(&data, &one, &["--epochs", "3", "--threads", "1"]);
+    train(&data, &two, &["--epochs", "3", "--threads", "2"]);
+    assert_eq!(std::fs::read(&one).unwrap(), std::fs::read(&two).unwrap());
+
+    // Two epochs, then the same command asked for three: the third is trained
+    // from the checkpoint, and the network is the one of an unbroken run.
+    let resumed = folder.path().join("resumed.nnue");
+    train(&data, &resumed, &["--epochs", "2", "--drop-at", "2"]);
+    let log = train(&data, &resumed, &["--epochs", "3", "--drop-at", "2"]);
+    assert!(log.contains("going on from") && log.contains("epoch 3/3") && !log.contains("epoch 1/3"), "{log}");
+    let unbroken = folder.path().join("unbroken.nnue");
+    train(&data, &unbroken, &["--epochs", "3", "--drop-at", "2"]);
+    assert_eq!(std::fs::read(&resumed).unwrap(), std::fs::read(&unbroken).unwrap());
+}

@@ -5,14 +5,17 @@
 mod common;
 
 use common::{Engine, thinking};
-use plugboard_eval_nnue::Network;
+use plugboard_eval_nnue::{
+    Network,
+    network::{QA, QB},
+};
 
 /// A network that scores every position `centipawns` for the side to move:
 /// no weights, only the output bias (`centipawns` a multiple of 5, so that the
 /// bias is whole).
 fn constant_network(centipawns: i32) -> Network {
     let hidden = 16;
-    let bias = centipawns * 255 * 64 / 400;
+    let bias = centipawns * QA * QB / 400;
     Network::new(hidden, 400, vec![0; 768 * hidden], vec![0; hidden], vec![0; 2 * hidden], bias).unwrap()
 }
 

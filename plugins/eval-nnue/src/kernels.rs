@@ -70,19 +70,27 @@ fn output_body(us: &[i16], them: &[i16], weights: &[i16]) -> i64 {
     half(us, &weights[..hidden]) + half(them, &weights[hidden..2 * hidden])
 }
 
-/// Σ clip(a)² · w over one accumulator, in 16 `i32` lanes: with at most
-/// 4096 / 16 terms of at most 255² · 127 each, no lane can overflow.
+/// Σ clip(a)² · w over one accumulator, in 16 `i32` lanes that are moved on to
+/// an `i64` every [`LANE_TERMS`] products: each product is at most 255² · 507.
 #[inline(always)]
 fn half(accumulator: &[i16], weights: &[i16]) -> i64 {
-    let mut lanes = [0i32; 16];
-    for (values, weights) in accumulator.chunks_exact(16).zip(weights.chunks_exact(16)) {
-        for lane in 0..16 {
-            let clipped = i32::from(values[lane]).clamp(0, QA);
-            lanes[lane] += clipped * clipped * i32::from(weights[lane]);
+    let block = 16 * LANE_TERMS;
+    let mut total = 0i64;
+    for (values, weights) in accumulator.chunks(block).zip(weights.chunks(block)) {
+        let mut lanes = [0i32; 16];
+        for (values, weights) in values.chunks_exact(16).zip(weights.chunks_exact(16)) {
+            for lane in 0..16 {
+                let clipped = i32::from(values[lane]).clamp(0, QA);
+                lanes[lane] += clipped * clipped * i32::from(weights[lane]);
+            }
         }
+        total += lanes.iter().map(|&lane| i64::from(lane)).sum::<i64>();
     }
-    lanes.iter().map(|&lane| i64::from(lane)).sum()
+    total
 }
+
+/// Products a lane holds before it is moved on: 64 · 255² · 507 < 2³¹.
+const LANE_TERMS: usize = 64;
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {

@@ -11,7 +11,7 @@
 //! | 4 | inputs, 768 |
 //! | 4 | hidden, a multiple of 16 up to [`MAX_HIDDEN`] |
 //! | 4 | QA, the accumulator's scale, 255 |
-//! | 4 | QB, the output weights' scale, 64 |
+//! | 4 | QB, the output weights' scale, 256 |
 //! | 4 | output scale (centipawns per unit of the float network's output) |
 //! | 4 | zero |
 //! | 8 | layout hash: FNV-1a of [`layout`], which names every field above |
@@ -33,15 +33,17 @@ pub const ARCHITECTURE: u32 = 1;
 pub const HEADER_SIZE: usize = 64;
 /// The accumulator's fixed-point one: activations are clipped to `0..=QA`.
 pub const QA: i32 = 255;
-/// The output weights' fixed-point one.
-pub const QB: i32 = 64;
+/// The output weights' fixed-point one. Finer than the usual 64: with 64, the
+/// rounding of 256 output weights alone moved scores by 14 cp on average.
+pub const QB: i32 = 256;
 pub const MAX_HIDDEN: usize = 4096;
 /// Bounds that keep every sum the evaluator makes in range: 32 input weights
-/// and a bias fit an `i16`, and a clipped activation squared times an output
-/// weight, summed over a perspective, fits an `i32` lane.
+/// and a bias fit an `i16`, and 64 products of a clipped activation squared
+/// and an output weight fit an `i32` lane (the kernels move lanes on to an
+/// `i64` every 64).
 pub const MAX_INPUT_WEIGHT: i16 = 1000;
 pub const MAX_INPUT_BIAS: i16 = 767;
-pub const MAX_OUTPUT_WEIGHT: i16 = 127;
+pub const MAX_OUTPUT_WEIGHT: i16 = 507;
 
 /// A network, ready to evaluate with.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -293,7 +295,7 @@ mod tests {
     #[test]
     fn weights_that_could_overflow_the_sums_are_refused() {
         let mut network = small();
-        network.output_weights[3] = 200;
+        network.output_weights[3] = 600;
         let bytes = network.to_bytes();
         assert_eq!(Network::from_bytes(&bytes), Err(FormatError::OutOfRange("output weights")));
     }

@@ -23,9 +23,18 @@ pub struct Sample {
 
 impl Sample {
     pub fn from_record(record: &Record) -> Sample {
+        Sample::seen(record, false)
+    }
+
+    /// The record's position, or, when `mirrored`, its mirror image from the a-
+    /// to the h-file: the same game with the wings swapped, worth the same (but
+    /// for castling rights, which the inputs do not show).
+    pub fn seen(record: &Record, mirrored: bool) -> Sample {
         let mut sample = Sample { ours: [0; MAX_ACTIVE], theirs: [0; MAX_ACTIVE], count: 0, score: 0.0, result: 0.0 };
         let us = usize::from(record.side_to_move);
+        let flip = if mirrored { 7 } else { 0 };
         for (color, kind, square) in features::each_piece(&record.pieces).take(MAX_ACTIVE) {
+            let square = square ^ flip;
             sample.ours[sample.count] = features::index(us, color, kind, square) as u16;
             sample.theirs[sample.count] = features::index(us ^ 1, color, kind, square) as u16;
             sample.count += 1;

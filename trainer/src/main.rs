@@ -64,6 +64,10 @@ struct Args {
     seed: u64,
     #[arg(long, default_value_t = 2)]
     threads: usize,
+    /// Show each position, at random, as it is or mirrored from wing to wing,
+    /// which doubles what a small data set teaches.
+    #[arg(long)]
+    mirror: bool,
     /// Start afresh even if a checkpoint of an earlier run is there.
     #[arg(long)]
     fresh: bool,
@@ -135,7 +139,17 @@ fn run(args: &Args) -> Result<(), String> {
         Random(random::mix(args.seed ^ u64::from(epoch).wrapping_mul(0xA076_1D64_78BD_642F))).shuffle(&mut order);
         let mut loss_sum = 0.0f64;
         for batch in order.chunks(args.batch) {
-            let losses = learn_batch(&state.model, &positions.training, batch, args.lambda, threads, &mut gradients);
+            let salt = random::mix(args.seed ^ u64::from(epoch) << 32);
+            let augmentation = Augmentation { mirror: args.mirror, salt };
+            let losses = learn_batch(
+                &state.model,
+                &positions.training,
+                batch,
+                args.lambda,
+                augmentation,
+                threads,
+                &mut gradients,
+            );
             loss_sum += losses;
             total.fill(0.0);
             for part in &gradients {
@@ -173,6 +187,14 @@ fn run(args: &Args) -> Result<(), String> {
     Ok(())
 }
 
+/// How positions are shown in one epoch: mirrored or not, by a hash of their
+/// index salted by the epoch.
+#[derive(Clone, Copy)]
+struct Augmentation {
+    mirror: bool,
+    salt: u64,
+}
+
 /// One part of a batch, and where its gradient and loss go.
 struct Part<'a> {
     gradient: &'a mut Vec<f32>,
@@ -186,6 +208,7 @@ fn learn_batch(
     records: &[Record],
     batch: &[u32],
     lambda: f32,
+    Augmentation { mirror, salt }: Augmentation,
     threads: usize,
     gradients: &mut [Vec<f32>],
 ) -> f64 {
@@ -207,7 +230,8 @@ fn learn_batch(
                         .positions
                         .iter()
                         .map(|&i| {
-                            let sample = Sample::from_record(&records[i as usize]);
+                            let mirrored = mirror && random::mix(u64::from(i) ^ salt) & 1 == 1;
+                            let sample = Sample::seen(&records[i as usize], mirrored);
                             f64::from(model.learn(&sample, lambda, &mut scratch, part.gradient))
                         })
                         .sum();

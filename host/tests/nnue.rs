@@ -62,3 +62,30 @@ fn a_file_that_is_no_network_is_refused_by_name_and_play_goes_on() {
     let reply = engine.expect_move();
     assert_eq!(reply.len(), 4, "a move is played: {reply}");
 }
+
+#[test]
+fn choosing_nnue_mid_analysis_scores_the_first_iteration_with_it() {
+    let folder = tempfile::tempdir().unwrap();
+    let path = folder.path().join("constant.nnue");
+    std::fs::write(&path, constant_network(45).to_bytes()).unwrap();
+    let mut engine = Engine::start(None);
+    engine.handshake();
+    // The network is chosen while nnue is selected; it stays when pesto is.
+    engine.send("option Evaluation=nnue");
+    engine.send(&format!("option EvalFile={}", path.display()));
+    engine.send("option Evaluation=pesto");
+    for line in ["new", "force", "post", "analyze"] {
+        engine.send(line);
+    }
+    let pesto = engine.read_until(|l| thinking(l).is_some_and(|(depth, _, _)| depth >= 5));
+    assert!(pesto.iter().filter_map(|l| thinking(l)).any(|(_, score, _)| score.abs() != 45), "{pesto:?}");
+    engine.send("option Evaluation=nnue");
+    let mut lines = engine.sync(1);
+    lines.extend(engine.read_until(|l| thinking(l).is_some_and(|(depth, _, _)| depth >= 5)));
+    let done = lines.iter().position(|l| l == "feature done=1").expect("options re-advertised");
+    let scores: Vec<(u32, i64, String)> = lines[done + 1..].iter().filter_map(|l| thinking(l)).collect();
+    assert_eq!(scores.first().map(|(depth, _, _)| *depth), Some(1), "the analysis restarted: {lines:?}");
+    assert!(scores.iter().all(|(_, score, _)| score.abs() == 45), "{scores:?}");
+    engine.send("exit");
+    engine.sync(2);
+}

@@ -17,7 +17,7 @@ use std::{path::PathBuf, process::ExitCode, sync::Arc, time::Instant};
 
 use clap::Parser;
 use plugboard_eval_nnue::{NnueEvaluator, data::Record, network::MAX_HIDDEN};
-use plugboard_plugin_api::{Evaluate, Position};
+use plugboard_plugin_api::Evaluate;
 
 use crate::{
     adam::Adam,
@@ -271,27 +271,9 @@ fn quantisation_error(model: &Model, network: &Arc<plugboard_eval_nnue::Network>
         .iter()
         .map(|record| {
             let float = model.centipawns(&Sample::from_record(record), &mut scratch);
-            let integer = evaluator.evaluate(&position_of(record));
+            let integer = evaluator.evaluate(&record.position());
             f64::from((float - integer as f32).abs())
         })
         .sum();
     (total / measured.max(1) as f64, measured)
-}
-
-fn position_of(record: &Record) -> Position {
-    let [white, black, p, n, b, r, q, k] = record.pieces;
-    Position {
-        colors: [white, black],
-        pieces: [p, n, b, r, q, k],
-        castling_rooks: 0,
-        side_to_move: record.side_to_move,
-        en_passant: Position::NO_SQUARE,
-        halfmove_clock: 0,
-        fullmove_number: 1,
-        variant: Default::default(),
-        remaining_checks: [0; 2],
-        pockets: [[0; 5]; 2],
-        promoted: 0,
-        reserved: [0; 2],
-    }
 }

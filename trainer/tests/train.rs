@@ -8,7 +8,7 @@ use plugboard_eval_nnue::{
     Network, NnueEvaluator,
     data::{Outcome, Record},
 };
-use plugboard_plugin_api::{Evaluate, Position};
+use plugboard_plugin_api::Evaluate;
 
 /// Kings on their squares and a random handful of other pieces, scored by
 /// material alone: a lesson a network can learn from a few thousand positions.
@@ -64,24 +64,6 @@ fn train(data: &Path, out: &Path, extra: &[&str]) -> String {
     text
 }
 
-fn position_of(record: &Record) -> Position {
-    let [white, black, p, n, b, r, q, k] = record.pieces;
-    Position {
-        colors: [white, black],
-        pieces: [p, n, b, r, q, k],
-        castling_rooks: 0,
-        side_to_move: record.side_to_move,
-        en_passant: Position::NO_SQUARE,
-        halfmove_clock: 0,
-        fullmove_number: 1,
-        variant: Default::default(),
-        remaining_checks: [0; 2],
-        pockets: [[0; 5]; 2],
-        promoted: 0,
-        reserved: [0; 2],
-    }
-}
-
 #[test]
 fn a_network_trained_on_material_scores_material() {
     let folder = tempfile::tempdir().unwrap();
@@ -96,7 +78,7 @@ fn a_network_trained_on_material_scores_material() {
     let (mut error, mut spread) = (0f64, 0f64);
     for record in &fresh {
         let truth = if record.side_to_move == 0 { record.score } else { -record.score };
-        error += f64::from((evaluator.evaluate(&position_of(record)) - i32::from(truth)).abs());
+        error += f64::from((evaluator.evaluate(&record.position()) - i32::from(truth)).abs());
         spread += f64::from(truth.abs());
     }
     // Guessing 0 everywhere would be off by `spread`.

@@ -53,6 +53,12 @@ impl Record {
         }
     }
 
+    /// The record's board as a position (without castling rights or an
+    /// en-passant square, which records do not keep).
+    pub fn position(&self) -> Position {
+        features::position_of(&self.pieces, self.side_to_move)
+    }
+
     /// `None` for more than 32 pieces, or two pieces on one square: boards no
     /// game of chess reaches.
     pub fn to_bytes(&self) -> Option<[u8; RECORD_SIZE]> {
@@ -117,27 +123,17 @@ mod tests {
 
     fn start() -> Position {
         let rank = |r: u64| 0xFFu64 << (8 * r);
-        Position {
-            colors: [rank(0) | rank(1), rank(6) | rank(7)],
-            pieces: [
-                rank(1) | rank(6),
-                0x42 | 0x42 << 56,
-                0x24 | 0x24 << 56,
-                0x81 | 0x81 << 56,
-                0x08 | 0x08 << 56,
-                0x10 | 0x10 << 56,
-            ],
-            castling_rooks: 0x81 | 0x81 << 56,
-            side_to_move: 1,
-            en_passant: Position::NO_SQUARE,
-            halfmove_clock: 0,
-            fullmove_number: 1,
-            variant: Default::default(),
-            remaining_checks: [0; 2],
-            pockets: [[0; 5]; 2],
-            promoted: 0,
-            reserved: [0; 2],
-        }
+        let pieces = [
+            rank(0) | rank(1),
+            rank(6) | rank(7),
+            rank(1) | rank(6),
+            0x42 | 0x42 << 56,
+            0x24 | 0x24 << 56,
+            0x81 | 0x81 << 56,
+            0x08 | 0x08 << 56,
+            0x10 | 0x10 << 56,
+        ];
+        features::position_of(&pieces, 1)
     }
 
     #[test]

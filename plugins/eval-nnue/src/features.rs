@@ -30,6 +30,26 @@ pub fn pieces_of(position: &Position) -> Pieces {
     [white, black, p, n, b, r, q, k]
 }
 
+/// A position with these pieces and side to move, and nothing else known: no
+/// castling rights, no en-passant square, the counters at their start.
+pub fn position_of(pieces: &Pieces, side_to_move: u8) -> Position {
+    let [white, black, pawns, knights, bishops, rooks, queens, kings] = *pieces;
+    Position {
+        colors: [white, black],
+        pieces: [pawns, knights, bishops, rooks, queens, kings],
+        castling_rooks: 0,
+        side_to_move,
+        en_passant: Position::NO_SQUARE,
+        halfmove_clock: 0,
+        fullmove_number: 1,
+        variant: Default::default(),
+        remaining_checks: [0; 2],
+        pockets: [[0; 5]; 2],
+        promoted: 0,
+        reserved: [0; 2],
+    }
+}
+
 /// Every piece of `pieces` as (colour, kind, square).
 pub fn each_piece(pieces: &Pieces) -> impl Iterator<Item = (usize, usize, usize)> + '_ {
     (0..2).flat_map(move |color| {

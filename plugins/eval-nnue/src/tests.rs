@@ -4,25 +4,17 @@ use cozy_chess::{Board, Color, Piece};
 use plugboard_plugin_api::{EvalPlugin, Evaluate, Move, Position};
 
 use super::*;
-use crate::{features::INPUTS, network::MAX_OUTPUT_WEIGHT};
+use crate::{
+    features::{self, INPUTS},
+    network::MAX_OUTPUT_WEIGHT,
+};
 
 fn position_of(board: &Board) -> Position {
     let bits = |b: cozy_chess::BitBoard| b.0;
-    Position {
-        colors: [bits(board.colors(Color::White)), bits(board.colors(Color::Black))],
-        pieces: [Piece::Pawn, Piece::Knight, Piece::Bishop, Piece::Rook, Piece::Queen, Piece::King]
-            .map(|piece| bits(board.pieces(piece))),
-        castling_rooks: 0,
-        side_to_move: u8::from(board.side_to_move() == Color::Black),
-        en_passant: Position::NO_SQUARE,
-        halfmove_clock: 0,
-        fullmove_number: 1,
-        variant: Default::default(),
-        remaining_checks: [0; 2],
-        pockets: [[0; 5]; 2],
-        promoted: 0,
-        reserved: [0; 2],
-    }
+    let [p, n, b, r, q, k] = [Piece::Pawn, Piece::Knight, Piece::Bishop, Piece::Rook, Piece::Queen, Piece::King]
+        .map(|piece| bits(board.pieces(piece)));
+    let pieces = [bits(board.colors(Color::White)), bits(board.colors(Color::Black)), p, n, b, r, q, k];
+    features::position_of(&pieces, u8::from(board.side_to_move() == Color::Black))
 }
 
 /// A network with weights spread over their whole allowed range.

@@ -89,7 +89,7 @@ fn read_file(path: &Path, into: &mut Positions, held_out_share: f64, seed: u64) 
             into.skipped += 1;
             continue;
         };
-        let draw = crate::random::mix(seed ^ u64::from(record.game).wrapping_mul(0xD6E8_FEB8_6659_FD93));
+        let draw = plugboard_eval_nnue::random::mix(seed ^ u64::from(record.game).wrapping_mul(0xD6E8_FEB8_6659_FD93));
         if (draw >> 11) as f64 / (1u64 << 53) as f64 <= held_out_share {
             into.held_out.push(record);
         } else {

@@ -11,12 +11,16 @@ mod adam;
 mod checkpoint;
 mod data;
 mod model;
-mod random;
 
 use std::{path::PathBuf, process::ExitCode, sync::Arc, time::Instant};
 
 use clap::Parser;
-use plugboard_eval_nnue::{NnueEvaluator, data::Record, network::MAX_HIDDEN};
+use plugboard_eval_nnue::{
+    NnueEvaluator,
+    data::Record,
+    network::MAX_HIDDEN,
+    random::{SplitMix64, mix},
+};
 use plugboard_plugin_api::Evaluate;
 
 use crate::{
@@ -24,7 +28,6 @@ use crate::{
     checkpoint::Checkpoint,
     data::Sample,
     model::{Model, Scratch},
-    random::Random,
 };
 
 #[derive(Parser)]
@@ -121,7 +124,7 @@ fn run(args: &Args) -> Result<(), String> {
         println!("going on from {} at epoch {}", checkpoint_path.display(), state.next_epoch + 1);
         state
     } else {
-        let model = Model::new(args.hidden, &mut Random(args.seed));
+        let model = Model::new(args.hidden, &mut SplitMix64(args.seed));
         let adam = Adam::new(model.params.len());
         Checkpoint { model, adam, next_epoch: 0, seed: args.seed }
     };
@@ -136,10 +139,10 @@ fn run(args: &Args) -> Result<(), String> {
         let rate = if epoch >= drop_at { args.rate / 10.0 } else { args.rate };
         let started = Instant::now();
         let mut order: Vec<u32> = (0..positions.training.len() as u32).collect();
-        Random(random::mix(args.seed ^ u64::from(epoch).wrapping_mul(0xA076_1D64_78BD_642F))).shuffle(&mut order);
+        SplitMix64(mix(args.seed ^ u64::from(epoch).wrapping_mul(0xA076_1D64_78BD_642F))).shuffle(&mut order);
         let mut loss_sum = 0.0f64;
         for batch in order.chunks(args.batch) {
-            let salt = random::mix(args.seed ^ u64::from(epoch) << 32);
+            let salt = mix(args.seed ^ u64::from(epoch) << 32);
             let augmentation = Augmentation { mirror: args.mirror, salt };
             let losses = learn_batch(
                 &state.model,
@@ -230,7 +233,7 @@ fn learn_batch(
                         .positions
                         .iter()
                         .map(|&i| {
-                            let mirrored = mirror && random::mix(u64::from(i) ^ salt) & 1 == 1;
+                            let mirrored = mirror && mix(u64::from(i) ^ salt) & 1 == 1;
                             let sample = Sample::seen(&records[i as usize], mirrored);
                             f64::from(model.learn(&sample, lambda, &mut scratch, part.gradient))
                         })

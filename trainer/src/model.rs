@@ -12,7 +12,9 @@ use plugboard_eval_nnue::{
     network::{MAX_INPUT_BIAS, MAX_INPUT_WEIGHT, MAX_OUTPUT_WEIGHT, QA, QB},
 };
 
-use crate::{data::Sample, random::Random};
+use plugboard_eval_nnue::random::SplitMix64;
+
+use crate::data::Sample;
 
 /// Centipawns per unit of the network's output.
 pub const SCALE: f32 = 400.0;
@@ -55,7 +57,7 @@ pub fn target(sample: &Sample, lambda: f32) -> f32 {
 }
 
 impl Model {
-    pub fn new(hidden: usize, random: &mut Random) -> Model {
+    pub fn new(hidden: usize, random: &mut SplitMix64) -> Model {
         let mut params = vec![0.0; parameter_count(hidden)];
         // About 32 inputs are active at once: scale their weights for that many.
         let input_range = 1.0 / (32f32).sqrt();

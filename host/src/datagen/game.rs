@@ -4,7 +4,10 @@
 //! search's score and, once it is known, the game's result.
 
 use abi_stable::std_types::RSlice;
-use plugboard_eval_nnue::data::{Outcome, Record};
+use plugboard_eval_nnue::{
+    data::{Outcome, Record},
+    random::SplitMix64,
+};
 use plugboard_plugin_api::{
     self as api, Bound, EvaluatorSource, InfoKind, NO_DEADLINE, Reporter, ScoreKind, SearchControl, SearchInfo,
     SearchModuleRef, SearchRequest,
@@ -53,32 +56,6 @@ enum Verdict {
     Mate(bool),
 }
 
-/// A small, seedable generator (SplitMix64): each game's openings follow from
-/// the seed and the game's number alone.
-pub struct Random(u64);
-
-impl Random {
-    pub fn new(seed: u64, game: u32) -> Random {
-        Random(seed ^ u64::from(game).wrapping_mul(0x9E37_79B9_7F4A_7C15))
-    }
-
-    pub fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, bound: usize) -> usize {
-        (self.next() % bound as u64) as usize
-    }
-
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
-}
-
 struct Line {
     position: Chess,
     moves: Vec<api::Move>,
@@ -122,7 +99,7 @@ fn hash(position: &Chess) -> u64 {
 
 /// Plays game number `game`.
 pub fn play(setup: &Setup<'_>, game: u32) -> Result<Played, String> {
-    let mut random = Random::new(setup.seed, game);
+    let mut random = SplitMix64::for_item(setup.seed, game);
     let mut line = opening(setup, &mut random)?;
     let first_kept = line.moves.len();
     let mut kept: Vec<(api::Position, i32)> = Vec::new();
@@ -177,7 +154,7 @@ pub fn play(setup: &Setup<'_>, game: u32) -> Result<Played, String> {
 }
 
 /// Book moves, then random moves, until a position neither side is far ahead in.
-fn opening(setup: &Setup<'_>, random: &mut Random) -> Result<Line, String> {
+fn opening(setup: &Setup<'_>, random: &mut SplitMix64) -> Result<Line, String> {
     for _ in 0..1000 {
         let mut line = Line::start();
         if let Some(book) = setup.book {

@@ -14,6 +14,7 @@ mod evaluator;
 pub mod features;
 mod kernels;
 pub mod network;
+pub mod random;
 
 use std::{
     io::Read,

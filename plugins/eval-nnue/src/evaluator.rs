@@ -1,12 +1,16 @@
 //! One search thread's evaluator: a stack of accumulators that follows the
 //! search's moves.
 //!
-//! Each entry holds both perspectives' accumulators and the board they were
-//! computed for. A move's update is the difference between two boards (pieces
-//! gone, pieces come), so captures, castling, en passant and promotion need no
-//! cases of their own. `evaluate` checks the board it is given against the top
-//! entry and brings the entry up to date if they differ, so a search that never
-//! notifies, or notifies wrongly, gets slower scores, never wrong ones.
+//! Each entry holds both perspectives' accumulators and the board they are for.
+//! Entries are filled lazily: a move only records its board, and `evaluate`
+//! fills the entries up to the top from the nearest one filled, so the moves of
+//! nodes the search leaves without evaluating (cutoffs from the hash table,
+//! repetitions) cost nothing. An entry is filled from its parent by the
+//! difference between their boards (pieces gone, pieces come), so captures,
+//! castling, en passant and promotion need no cases of their own. `evaluate`
+//! checks the board it is given against the top entry and refills the entry if
+//! they differ, so a search that never notifies, or notifies wrongly, gets
+//! slower scores, never wrong ones.
 
 use std::sync::Arc;
 
@@ -27,6 +31,8 @@ pub struct NnueEvaluator {
     /// Entry `n` is `2 × hidden` values: White's perspective, then Black's.
     accumulators: Vec<i16>,
     boards: Vec<Pieces>,
+    /// Whether entry `n`'s accumulators are those of `boards[n]`.
+    filled: Vec<bool>,
     top: usize,
 }
 
@@ -46,12 +52,11 @@ impl NnueEvaluator {
     /// An evaluator with the given kernels (tests compare them).
     pub fn with_kernels(network: Arc<Network>, kernels: Kernels) -> NnueEvaluator {
         let hidden = network.hidden;
-        // The empty board's accumulators are the biases: every board is reached
-        // from it by adding its pieces, so the first entry needs no special case.
+        // The empty board's accumulators are the biases.
         let mut accumulators = Vec::with_capacity(2 * hidden * 64);
         accumulators.extend_from_slice(&network.input_bias);
         accumulators.extend_from_slice(&network.input_bias);
-        NnueEvaluator { network, kernels, accumulators, boards: vec![[0; 8]], top: 0 }
+        NnueEvaluator { network, kernels, accumulators, boards: vec![[0; 8]], filled: vec![true], top: 0 }
     }
 
     pub fn network(&self) -> &Arc<Network> {
@@ -70,46 +75,76 @@ impl NnueEvaluator {
         centipawns.clamp(-i64::from(i32::MAX), i64::from(i32::MAX)) as i32
     }
 
-    /// Brings the top entry from the board it holds to `pieces`.
-    fn update_top(&mut self, pieces: &Pieces) {
-        let hidden = self.network.hidden;
-        let old = self.boards[self.top];
-        let from_scratch = changed_squares(&old, pieces) > (pieces[0] | pieces[1]).count_ones();
-        let entry = &mut self.accumulators[self.top * 2 * hidden..(self.top + 1) * 2 * hidden];
-        if from_scratch {
-            entry[..hidden].copy_from_slice(&self.network.input_bias);
-            entry[hidden..].copy_from_slice(&self.network.input_bias);
+    /// Fills the entries from the nearest filled one below the top up to the top.
+    fn fill_to_top(&mut self) {
+        let mut base = self.top;
+        while !self.filled[base] && base > 0 {
+            base -= 1;
         }
-        let base = if from_scratch { [0; 8] } else { old };
+        if !self.filled[base] {
+            self.fill(base, None);
+        }
+        for entry in base + 1..=self.top {
+            self.fill(entry, Some(entry - 1));
+        }
+    }
+
+    /// Fills entry `n` from the filled entry `n - 1` (`parent`), or from the
+    /// empty board when there is none or when the two boards differ by more
+    /// than the board holds.
+    fn fill(&mut self, n: usize, parent: Option<usize>) {
+        let hidden = self.network.hidden;
+        let pieces = self.boards[n];
+        let parent = parent.filter(|&p| changed_squares(&self.boards[p], &pieces) <= occupied(&pieces));
+        let (below, rest) = self.accumulators.split_at_mut(n * 2 * hidden);
+        let entry = &mut rest[..2 * hidden];
+        let (base_board, base) = match parent {
+            Some(p) => (self.boards[p], &below[p * 2 * hidden..(p + 1) * 2 * hidden]),
+            None => ([0; 8], &[][..]),
+        };
         for (perspective, accumulator) in entry.chunks_exact_mut(hidden).enumerate() {
-            let changes = Changes::between(&base, pieces, perspective);
+            let changes = Changes::between(&base_board, &pieces, perspective);
+            let from = if parent.is_some() {
+                &base[perspective * hidden..(perspective + 1) * hidden]
+            } else {
+                &self.network.input_bias[..]
+            };
             (self.kernels.apply)(
                 accumulator,
+                from,
                 &self.network.input_weights,
                 &changes.adds[..changes.added],
                 &changes.subs[..changes.removed],
             );
         }
-        self.boards[self.top] = *pieces;
+        self.filled[n] = true;
     }
 
-    fn push(&mut self) {
+    /// Records the board a move led to as a new top entry, to be filled when
+    /// it is evaluated.
+    fn push(&mut self, pieces: Pieces) {
         if self.top + 1 >= MAX_ENTRIES {
             // A search that makes moves without taking them back: the top entry
             // follows it in place, and `evaluate` mends what unmaking then gets wrong.
+            self.boards[self.top] = pieces;
+            self.filled[self.top] = false;
             return;
         }
-        let size = 2 * self.network.hidden;
-        let next = self.top + 1;
-        if self.boards.len() == next {
-            self.boards.push(self.boards[self.top]);
-            self.accumulators.extend_from_within(self.top * size..next * size);
+        self.top += 1;
+        if self.boards.len() == self.top {
+            let size = 2 * self.network.hidden;
+            self.boards.push(pieces);
+            self.filled.push(false);
+            self.accumulators.resize(self.accumulators.len() + size, 0);
         } else {
-            self.boards[next] = self.boards[self.top];
-            self.accumulators.copy_within(self.top * size..next * size, next * size);
+            self.boards[self.top] = pieces;
+            self.filled[self.top] = false;
         }
-        self.top = next;
     }
+}
+
+fn occupied(pieces: &Pieces) -> u32 {
+    (pieces[0] | pieces[1]).count_ones()
 }
 
 /// How many (piece, square) pairs differ between two boards.
@@ -154,19 +189,21 @@ impl Evaluate for NnueEvaluator {
     fn evaluate(&mut self, position: &Position) -> i32 {
         let pieces = features::pieces_of(position);
         if self.boards[self.top] != pieces {
-            self.update_top(&pieces);
+            self.boards[self.top] = pieces;
+            self.filled[self.top] = false;
         }
+        self.fill_to_top();
         self.output(position.side_to_move)
     }
 
     fn reset(&mut self, root: &Position) {
         self.top = 0;
-        self.update_top(&features::pieces_of(root));
+        self.boards[0] = features::pieces_of(root);
+        self.fill(0, None);
     }
 
     fn on_make(&mut self, _mv: Move, after: &Position) {
-        self.push();
-        self.update_top(&features::pieces_of(after));
+        self.push(features::pieces_of(after));
     }
 
     fn on_unmake(&mut self) {

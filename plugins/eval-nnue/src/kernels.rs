@@ -6,8 +6,9 @@
 
 use crate::network::QA;
 
-/// Adds the weight rows `adds` to an accumulator and takes the rows `subs` away.
-pub type ApplyFn = fn(accumulator: &mut [i16], weights: &[i16], adds: &[usize], subs: &[usize]);
+/// Writes into `accumulator` the accumulator `parent` with the weight rows
+/// `adds` added and the rows `subs` taken away.
+pub type ApplyFn = fn(accumulator: &mut [i16], parent: &[i16], weights: &[i16], adds: &[usize], subs: &[usize]);
 
 /// The output layer's sum for the side to move's accumulator `us` and the
 /// other's `them`, before the bias and the scaling.
@@ -37,31 +38,61 @@ impl Kernels {
     }
 }
 
-fn apply_portable(accumulator: &mut [i16], weights: &[i16], adds: &[usize], subs: &[usize]) {
-    apply_body(accumulator, weights, adds, subs);
+fn apply_portable(accumulator: &mut [i16], parent: &[i16], weights: &[i16], adds: &[usize], subs: &[usize]) {
+    apply_body(accumulator, parent, weights, adds, subs);
 }
 
 fn output_portable(us: &[i16], them: &[i16], weights: &[i16]) -> i64 {
     output_body(us, them, weights)
 }
 
+/// One pass over memory: the accumulator is built a tile at a time in
+/// registers, from the parent's tile and the rows' tiles, and stored once.
 /// Wrapping arithmetic: the end result is exact whenever it is in range (the
 /// network's bounds see to that), even if a sum on the way is not.
 #[inline(always)]
-fn apply_body(accumulator: &mut [i16], weights: &[i16], adds: &[usize], subs: &[usize]) {
+fn apply_body(accumulator: &mut [i16], parent: &[i16], weights: &[i16], adds: &[usize], subs: &[usize]) {
     let hidden = accumulator.len();
+    let mut start = 0;
+    // Hidden sizes are multiples of 16 (the network file says so), so wide
+    // tiles and then 16-wide ones cover every accumulator.
+    while start + WIDE_TILE <= hidden {
+        apply_tile::<WIDE_TILE>(accumulator, parent, weights, adds, subs, start);
+        start += WIDE_TILE;
+    }
+    while start + 16 <= hidden {
+        apply_tile::<16>(accumulator, parent, weights, adds, subs, start);
+        start += 16;
+    }
+}
+
+/// `i16`s a tile holds: four AVX2 registers.
+const WIDE_TILE: usize = 64;
+
+#[inline(always)]
+fn apply_tile<const N: usize>(
+    accumulator: &mut [i16],
+    parent: &[i16],
+    weights: &[i16],
+    adds: &[usize],
+    subs: &[usize],
+    start: usize,
+) {
+    let hidden = accumulator.len();
+    let mut tile: [i16; N] = parent[start..start + N].try_into().expect("a tile is inside the accumulator");
     for &input in adds {
-        let row = &weights[input * hidden..(input + 1) * hidden];
-        for (value, weight) in accumulator.iter_mut().zip(row) {
+        let row = &weights[input * hidden + start..input * hidden + start + N];
+        for (value, weight) in tile.iter_mut().zip(row) {
             *value = value.wrapping_add(*weight);
         }
     }
     for &input in subs {
-        let row = &weights[input * hidden..(input + 1) * hidden];
-        for (value, weight) in accumulator.iter_mut().zip(row) {
+        let row = &weights[input * hidden + start..input * hidden + start + N];
+        for (value, weight) in tile.iter_mut().zip(row) {
             *value = value.wrapping_sub(*weight);
         }
     }
+    accumulator[start..start + N].copy_from_slice(&tile);
 }
 
 #[inline(always)]
@@ -97,9 +128,9 @@ mod x86 {
     // Each safe wrapper is only ever put into `Kernels` by `Kernels::detect`,
     // after it found AVX2.
 
-    pub(super) fn apply_avx2(accumulator: &mut [i16], weights: &[i16], adds: &[usize], subs: &[usize]) {
+    pub(super) fn apply_avx2(accumulator: &mut [i16], parent: &[i16], weights: &[i16], adds: &[usize], subs: &[usize]) {
         // SAFETY: only reachable through Kernels::detect, which saw AVX2.
-        unsafe { apply(accumulator, weights, adds, subs) }
+        unsafe { apply(accumulator, parent, weights, adds, subs) }
     }
 
     pub(super) fn output_avx2(us: &[i16], them: &[i16], weights: &[i16]) -> i64 {
@@ -108,8 +139,8 @@ mod x86 {
     }
 
     #[target_feature(enable = "avx2")]
-    fn apply(accumulator: &mut [i16], weights: &[i16], adds: &[usize], subs: &[usize]) {
-        super::apply_body(accumulator, weights, adds, subs);
+    fn apply(accumulator: &mut [i16], parent: &[i16], weights: &[i16], adds: &[usize], subs: &[usize]) {
+        super::apply_body(accumulator, parent, weights, adds, subs);
     }
 
     #[target_feature(enable = "avx2")]

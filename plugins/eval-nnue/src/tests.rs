@@ -92,6 +92,38 @@ fn scores_kept_up_by_make_and_unmake_equal_scores_from_scratch() {
 }
 
 #[test]
+fn moves_made_without_evaluating_are_caught_up_when_a_position_is_evaluated() {
+    // 48 and 80 hidden units: accumulators that end in a narrow tile.
+    for hidden in [48, 80] {
+        let network = network(hidden, 13);
+        let line = game(9, 240);
+        let mut evaluator = NnueEvaluator::new(Arc::clone(&network));
+        evaluator.reset(&position_of(&line[0].0));
+        for (ply, (board, chosen)) in line.iter().enumerate() {
+            if ply % 5 == 0 {
+                let position = position_of(board);
+                assert_eq!(evaluator.evaluate(&position), fresh_score(&network, &position));
+            }
+            let mut child = board.clone();
+            child.play(*chosen);
+            evaluator.on_make(api_move(*chosen), &position_of(&child));
+        }
+        // Back down the line: some positions were filled on the way up, some never.
+        for (ply, (board, _)) in line.iter().enumerate().rev() {
+            evaluator.on_unmake();
+            if ply % 3 == 0 {
+                let position = position_of(board);
+                assert_eq!(
+                    evaluator.evaluate(&position),
+                    fresh_score(&network, &position),
+                    "hidden {hidden}, ply {ply}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
 fn an_evaluator_never_told_of_moves_still_scores_right() {
     let network = network(32, 11);
     let mut evaluator = NnueEvaluator::new(Arc::clone(&network));

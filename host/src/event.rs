@@ -42,6 +42,12 @@ pub enum Event {
         paths: String,
         loaded: std::sync::Arc<LoadedTables>,
     },
+    /// A plugin took long to read the file given to one of its options, and
+    /// has now taken it, or refused it.
+    PluginFileTaken {
+        call: crate::plugins::file_options::FileCall,
+        end: crate::plugins::file_options::CallEnd,
+    },
     /// Plugin files that took long to examine have been examined.
     PluginsExamined(std::sync::Arc<ExaminedPlugins>),
     /// SIGINT: never fatal; moves now when thinking.

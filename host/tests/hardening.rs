@@ -309,6 +309,24 @@ fn log_text(logs: &Path) -> String {
 }
 
 #[test]
+fn a_plugin_that_never_finishes_reading_its_file_costs_the_file_not_the_game() {
+    let plugins = plugin_folder(&[("faulty_eval_stuck", "stuck.so")]);
+    let mut engine = Engine::start(Some(plugins.path()));
+    engine.handshake();
+    engine.send("option Evaluation=stuck");
+    engine.sync(1);
+    engine.send("option Weights=/net/stalled/weights.bin");
+    let said = engine.sync(2);
+    assert!(said.iter().all(|l| !l.starts_with("tellusererror")), "{said:?}");
+    engine.send("level 0 1 0");
+    engine.send("go");
+    let reply = engine.expect_move();
+    assert!(!reply.is_empty());
+    engine.send("quit");
+    assert_eq!(engine.wait_exit(QUICKLY).expect("ended").code(), Some(0));
+}
+
+#[test]
 fn quit_ends_a_stuck_engine_with_status_0_and_its_log_flushed() {
     let (mut engine, _plugins, logs) = stuck_engine();
     engine.send("quit");

@@ -11,7 +11,10 @@ use super::{
 use crate::{
     event::{Event, ExaminedPlugins, LoadedTables},
     files, host_options,
-    plugins::{Examined, Kind, OptionChange},
+    plugins::{
+        Examined, Kind, OptionChange, Target,
+        file_options::{CallEnd, FileCall},
+    },
     settings,
     tablebases::Problems,
 };
@@ -98,11 +101,6 @@ impl Core {
                 }
                 return Err(Refusal::BadParameter(why));
             }
-            Err(Refused::File(why)) => {
-                tracing::warn!(%name, ?value, %why, "file option refused");
-                self.note(Note::TellError(why));
-                return Ok(Applied::Done);
-            }
         };
         self.clock.overhead_ms = self.options.host.overhead_ms;
         match changed {
@@ -139,16 +137,61 @@ impl Core {
                         self.note(Note::Talk(talk));
                     }
                 }
-                // Scores found with the old plugin or value would be shown for the new one.
-                self.clear_hash = true;
-                if self.analyzing {
-                    self.discard_search();
-                    self.restart_analysis();
-                }
+                self.plugin_value_changed();
             }
             Changed::Plugins(OptionChange::ScanNeeded) => self.rescan(),
+            Changed::PluginFile { target, value } => self.hand_file_to_plugin(target, value),
         }
         Ok(Applied::Done)
+    }
+
+    /// A plugin's option that names a file: the plugin reads it as it takes it,
+    /// on a thread of its own; a refusal is told the user, as of a book that
+    /// does not open, and the value in use stays.
+    fn hand_file_to_plugin(&mut self, target: Target, value: String) {
+        let (set, name) = match self.plugins.option_setter(&target) {
+            Ok(setter) => setter,
+            Err(why) => {
+                tracing::warn!(?target, %value, %why, "file option refused");
+                self.note(Note::TellError(why));
+                return;
+            }
+        };
+        match self.file_options.call(set, target, name, value) {
+            (call, Ok(end)) => self.plugin_file_taken(call, end),
+            (call, Err(later)) => {
+                self.debug(format!("{} is still being read; it is used once it has been", call.value));
+                self.forward_when_done("plugin-file-wait", later, move |end| Event::PluginFileTaken { call, end });
+            }
+        }
+    }
+
+    pub(super) fn plugin_file_taken(&mut self, call: FileCall, end: CallEnd) {
+        if !self.file_options.is_newest(&call) {
+            // A newer value was given since; the plugin holds that one.
+            return;
+        }
+        match end {
+            CallEnd::Overtaken => {}
+            CallEnd::Answered(Err(why)) => {
+                tracing::warn!(target = ?call.target, value = %call.value, %why, "file option refused");
+                self.note(Note::TellError(why));
+            }
+            CallEnd::Answered(Ok(())) => {
+                tracing::info!(target = ?call.target, value = %call.value, "file option taken");
+                self.plugins.remember(&call.target, call.value);
+                self.plugin_value_changed();
+            }
+        }
+    }
+
+    fn plugin_value_changed(&mut self) {
+        // Scores found with the old plugin or value would be shown for the new one.
+        self.clear_hash = true;
+        if self.analyzing {
+            self.discard_search();
+            self.restart_analysis();
+        }
     }
 
     fn save_settings(&mut self) {

@@ -40,7 +40,7 @@ use crate::{
     game::{Game, GameMove},
     ics::{self, Ics},
     logging::Logging,
-    plugins::{Kind, PluginHost},
+    plugins::{Kind, PluginHost, file_options::FileOptionCalls},
 };
 
 pub const ENGINE_NAME: &str = concat!("Plugboard ", env!("CARGO_PKG_VERSION"));
@@ -77,6 +77,8 @@ pub struct Core {
     logging: Option<Logging>,
     /// Where `Save settings` writes, if anywhere.
     settings_path: Option<PathBuf>,
+    /// Files handed to plugins' options, read off the thread that answers the GUI.
+    file_options: FileOptionCalls,
     /// Searches whose outcome is reported (cxboard's `go`, `score`).
     answering: Answering,
     quit: bool,
@@ -114,6 +116,7 @@ impl Core {
             knowledge: Knowledge::new(seed),
             logging: None,
             settings_path: None,
+            file_options: FileOptionCalls::default(),
             answering: Answering::default(),
             quit: false,
         };
@@ -199,6 +202,7 @@ impl Core {
                     self.tables_opened(generation, &paths, tables, &problems);
                 }
             }
+            Event::PluginFileTaken { call, end } => self.plugin_file_taken(call, end),
             Event::PluginsExamined(examined) => {
                 if let Some(examined) = examined.0.lock().ok().and_then(|mut slot| slot.take()) {
                     self.scan_finished(examined);

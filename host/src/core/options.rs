@@ -50,6 +50,12 @@ pub enum Changed {
     },
     /// `Configure`'s value: the settings it lists, still to be set one by one.
     Configure(String),
+    /// A file or folder for a plugin's own option, which the plugin reads as it
+    /// takes it: handed over by the core, off its thread.
+    PluginFile {
+        target: Target,
+        value: String,
+    },
 }
 
 /// Why a value was not taken.
@@ -58,9 +64,6 @@ pub enum Refused {
     Unknown,
     /// The option exists; the value does not fit it, or its receiver refused it.
     BadValue(String),
-    /// A plugin refused the file or folder the user chose for its option (a
-    /// network, a table): the user is told, as of a book that does not open.
-    File(String),
 }
 
 /// The host's own option values; the plugins' stay with the plugin host, which
@@ -125,12 +128,11 @@ impl Options {
             }
             Receiver::Configure => Ok(Changed::Configure(value)),
             Receiver::Plugins(target) => {
+                if target.is_plugin_own() && matches!(entry.spec.kind, OptionKind::File | OptionKind::Path) {
+                    return Ok(Changed::PluginFile { target, value });
+                }
                 let keep = !matches!(entry.spec.kind, OptionKind::Button | OptionKind::Save | OptionKind::Reset);
-                let file = matches!(entry.spec.kind, OptionKind::File | OptionKind::Path);
-                plugins
-                    .set(&target, value, keep)
-                    .map(Changed::Plugins)
-                    .map_err(|why| if file { Refused::File(why) } else { Refused::BadValue(why) })
+                plugins.set(&target, value, keep).map(Changed::Plugins).map_err(Refused::BadValue)
             }
         }
     }

@@ -10,6 +10,7 @@ use super::{
     Kind, Origin, Plugin, Registry,
     discovery::{self, Folder},
     examine::{Examiner, Verdict},
+    file_options::SetOption,
     registry::{Refusal, ScanReport},
 };
 
@@ -65,7 +66,7 @@ pub struct Examined {
 }
 
 /// Where an offered option's value goes.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Target {
     Selection(Kind),
     Rescan,
@@ -388,15 +389,37 @@ impl PluginHost {
     }
 
     fn apply(&self, kind: Kind, plugin: &str, option: &str, value: &str) -> Result<(), String> {
+        let set = self.setter(kind, plugin)?;
+        set(RStr::from_str(option), RStr::from_str(value)).into_result().map_err(|e| e.to_string())
+    }
+
+    fn setter(&self, kind: Kind, plugin: &str) -> Result<SetOption, String> {
         let Some(plugin) = self.registry.resolve(kind, plugin) else {
             return Err(format!("the {kind} plugin {plugin} is not available"));
         };
-        let set = match plugin.module {
-            Some(super::registry::Module::Search(module)) => module.set_option(),
-            Some(super::registry::Module::Eval(module)) => module.set_option(),
-            None => return Err(format!("the {kind} plugin {} is not loaded", plugin.name())),
-        };
-        set(RStr::from_str(option), RStr::from_str(value)).into_result().map_err(|e| e.to_string())
+        match plugin.module {
+            Some(super::registry::Module::Search(module)) => Ok(module.set_option()),
+            Some(super::registry::Module::Eval(module)) => Ok(module.set_option()),
+            None => Err(format!("the {kind} plugin {} is not loaded", plugin.name())),
+        }
+    }
+
+    /// The entry a plugin's own option (`target`) is set through, and the
+    /// plugin's name for the option, for a caller that sets it on another thread
+    /// (see [`super::file_options`]) and then [`PluginHost::remember`]s the value.
+    pub fn option_setter(&self, target: &Target) -> Result<(SetOption, String), String> {
+        match target {
+            Target::Plugin { kind, plugin, option } => Ok((self.setter(*kind, plugin)?, option.clone())),
+            _ => Err("not a plugin's own option".to_owned()),
+        }
+    }
+
+    /// Keeps a value a plugin took through [`PluginHost::option_setter`], to be
+    /// shown as the option's value and given back to the plugin if it is loaded again.
+    pub fn remember(&mut self, target: &Target, value: String) {
+        if let Target::Plugin { kind, plugin, option } = target {
+            self.values.insert((*kind, plugin.clone(), option.clone()), value);
+        }
     }
 
     fn reapply_values(&self, kind: Kind, plugin: &str) {

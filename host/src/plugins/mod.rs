@@ -2,6 +2,7 @@
 
 pub mod discovery;
 pub mod examine;
+pub mod file_options;
 pub mod host;
 pub mod loader;
 pub mod registry;

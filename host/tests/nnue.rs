@@ -16,7 +16,7 @@ use plugboard_eval_nnue::{
 fn constant_network(centipawns: i32) -> Network {
     let hidden = 16;
     let bias = centipawns * QA * QB / 400;
-    Network::new(hidden, 400, vec![0; 768 * hidden], vec![0; hidden], vec![0; 2 * hidden], bias).unwrap()
+    Network::new(hidden, 400, vec![0; 768 * hidden], vec![0; hidden], vec![0; 2 * hidden], vec![bias]).unwrap()
 }
 
 #[test]

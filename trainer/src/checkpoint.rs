@@ -6,7 +6,10 @@ use std::path::Path;
 
 use crate::{adam::Adam, model::Model};
 
-const MAGIC: &[u8; 8] = b"PBTRAIN1";
+/// Checkpoints of one output layer, written before there were buckets.
+const MAGIC_ONE_LAYER: &[u8; 8] = b"PBTRAIN1";
+/// The same with the number of output layers after the step count.
+const MAGIC: &[u8; 8] = b"PBTRAIN2";
 
 pub struct Checkpoint {
     pub model: Model,
@@ -22,6 +25,7 @@ pub fn save(path: &Path, checkpoint: &Checkpoint) -> Result<(), String> {
     bytes.extend_from_slice(&checkpoint.next_epoch.to_le_bytes());
     bytes.extend_from_slice(&checkpoint.seed.to_le_bytes());
     bytes.extend_from_slice(&checkpoint.adam.step.to_le_bytes());
+    bytes.extend_from_slice(&(checkpoint.model.buckets as u64).to_le_bytes());
     for values in [&checkpoint.model.params, &checkpoint.adam.first, &checkpoint.adam.second] {
         for value in values.iter() {
             bytes.extend_from_slice(&value.to_le_bytes());
@@ -36,22 +40,29 @@ pub fn save(path: &Path, checkpoint: &Checkpoint) -> Result<(), String> {
 pub fn load(path: &Path) -> Result<Checkpoint, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let bad = || format!("{} is not a whole trainer checkpoint", path.display());
-    if bytes.len() < 32 || &bytes[..8] != MAGIC {
+    let (buckets, start) = match bytes.get(..8) {
+        Some(magic) if magic == MAGIC && bytes.len() >= 40 => {
+            (u64::from_le_bytes(bytes[32..40].try_into().unwrap_or([0; 8])) as usize, 40)
+        }
+        Some(magic) if magic == MAGIC_ONE_LAYER && bytes.len() >= 32 => (1, 32),
+        _ => return Err(bad()),
+    };
+    if buckets != 1 && buckets != plugboard_eval_nnue::network::BUCKETS {
         return Err(bad());
     }
     let word = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap_or([0; 4]));
     let long = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap_or([0; 8]));
     let hidden = word(8) as usize;
-    let count = crate::model::parameter_count(hidden);
-    if bytes.len() != 32 + 3 * 4 * count {
+    let count = crate::model::parameter_count(hidden, buckets);
+    if bytes.len() != start + 3 * 4 * count {
         return Err(bad());
     }
-    let mut floats = bytes[32..].chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]));
+    let mut floats = bytes[start..].chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]));
     let params: Vec<f32> = floats.by_ref().take(count).collect();
     let first: Vec<f32> = floats.by_ref().take(count).collect();
     let second: Vec<f32> = floats.collect();
     Ok(Checkpoint {
-        model: Model { hidden, params },
+        model: Model { hidden, buckets, params },
         adam: Adam { step: long(24), first, second },
         next_epoch: word(12),
         seed: long(16),

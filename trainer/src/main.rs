@@ -18,7 +18,7 @@ use clap::Parser;
 use plugboard_eval_nnue::{
     NnueEvaluator,
     data::Record,
-    network::MAX_HIDDEN,
+    network::{BUCKETS, MAX_HIDDEN},
     random::{SplitMix64, mix},
 };
 use plugboard_plugin_api::Evaluate;
@@ -46,6 +46,10 @@ struct Args {
     /// Hidden units per perspective, a multiple of 16.
     #[arg(long, default_value_t = 128)]
     hidden: usize,
+    /// Output layers, chosen by the number of pieces on the board: 1, or 8 (the
+    /// plugin's architecture 2).
+    #[arg(long, default_value_t = 1)]
+    buckets: usize,
     #[arg(long, default_value_t = 20)]
     epochs: u32,
     #[arg(long, default_value_t = 16384)]
@@ -93,6 +97,9 @@ fn run(args: &Args) -> Result<(), String> {
     if args.hidden == 0 || !args.hidden.is_multiple_of(16) || args.hidden > MAX_HIDDEN {
         return Err(format!("--hidden must be a multiple of 16 from 16 to {MAX_HIDDEN}, not {}", args.hidden));
     }
+    if args.buckets != 1 && args.buckets != BUCKETS {
+        return Err(format!("--buckets must be 1 or {BUCKETS}, not {}", args.buckets));
+    }
     if args.batch == 0 {
         return Err("--batch must be at least 1".into());
     }
@@ -113,18 +120,19 @@ fn run(args: &Args) -> Result<(), String> {
     let checkpoint_path = args.out.with_extension("ckpt");
     let mut state = if checkpoint_path.exists() && !args.fresh {
         let state = checkpoint::load(&checkpoint_path)?;
-        if state.model.hidden != args.hidden || state.seed != args.seed {
+        if state.model.hidden != args.hidden || state.model.buckets != args.buckets || state.seed != args.seed {
             return Err(format!(
-                "{} is of a run with {} hidden units and seed {}; pass --fresh to start over",
+                "{} is of a run with {} hidden units, {} output layers and seed {}; pass --fresh to start over",
                 checkpoint_path.display(),
                 state.model.hidden,
+                state.model.buckets,
                 state.seed
             ));
         }
         println!("going on from {} at epoch {}", checkpoint_path.display(), state.next_epoch + 1);
         state
     } else {
-        let model = Model::new(args.hidden, &mut SplitMix64(args.seed));
+        let model = Model::new(args.hidden, args.buckets, &mut SplitMix64(args.seed));
         let adam = Adam::new(model.params.len());
         Checkpoint { model, adam, next_epoch: 0, seed: args.seed }
     };

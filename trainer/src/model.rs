@@ -3,13 +3,13 @@
 //! gradients, and its rounding into the plugin's integer [`Network`].
 //!
 //! All parameters sit in one vector, `[input weights 768 × hidden | input
-//! biases | output weights 2 × hidden | output bias]`, so the optimiser and the
-//! checkpoints treat them as one.
+//! biases | output weights buckets × 2 × hidden | output biases buckets]`, so
+//! the optimiser and the checkpoints treat them as one.
 
 use plugboard_eval_nnue::{
     Network,
     features::INPUTS,
-    network::{MAX_INPUT_BIAS, MAX_INPUT_WEIGHT, MAX_OUTPUT_WEIGHT, QA, QB},
+    network::{self, MAX_INPUT_BIAS, MAX_INPUT_WEIGHT, MAX_OUTPUT_WEIGHT, QA, QB},
 };
 
 use plugboard_eval_nnue::random::SplitMix64;
@@ -27,6 +27,8 @@ pub const CLIP: f32 = 1.98;
 #[derive(Clone)]
 pub struct Model {
     pub hidden: usize,
+    /// Output layers: 1, or [`network::BUCKETS`] chosen by piece count.
+    pub buckets: usize,
     pub params: Vec<f32>,
 }
 
@@ -42,8 +44,8 @@ impl Scratch {
     }
 }
 
-pub fn parameter_count(hidden: usize) -> usize {
-    INPUTS * hidden + hidden + 2 * hidden + 1
+pub fn parameter_count(hidden: usize, buckets: usize) -> usize {
+    INPUTS * hidden + hidden + buckets * (2 * hidden + 1)
 }
 
 fn sigmoid(x: f32) -> f32 {
@@ -57,8 +59,8 @@ pub fn target(sample: &Sample, lambda: f32) -> f32 {
 }
 
 impl Model {
-    pub fn new(hidden: usize, random: &mut SplitMix64) -> Model {
-        let mut params = vec![0.0; parameter_count(hidden)];
+    pub fn new(hidden: usize, buckets: usize, random: &mut SplitMix64) -> Model {
+        let mut params = vec![0.0; parameter_count(hidden, buckets)];
         // About 32 inputs are active at once: scale their weights for that many.
         let input_range = 1.0 / (32f32).sqrt();
         for weight in &mut params[..INPUTS * hidden] {
@@ -66,18 +68,23 @@ impl Model {
         }
         let output_range = 1.0 / ((2 * hidden) as f32).sqrt();
         let outputs = INPUTS * hidden + hidden;
-        for weight in &mut params[outputs..outputs + 2 * hidden] {
+        for weight in &mut params[outputs..outputs + buckets * 2 * hidden] {
             *weight = random.symmetric() * output_range;
         }
-        Model { hidden, params }
+        Model { hidden, buckets, params }
     }
 
-    fn split(&self) -> (&[f32], &[f32], &[f32], f32) {
+    fn split(&self) -> (&[f32], &[f32], &[f32], &[f32]) {
         let hidden = self.hidden;
         let (input_weights, rest) = self.params.split_at(INPUTS * hidden);
         let (input_bias, rest) = rest.split_at(hidden);
-        let (output_weights, rest) = rest.split_at(2 * hidden);
-        (input_weights, input_bias, output_weights, rest[0])
+        let (output_weights, output_bias) = rest.split_at(self.buckets * 2 * hidden);
+        (input_weights, input_bias, output_weights, output_bias)
+    }
+
+    /// The output layer a sample is scored by: its weights and its bias's index.
+    fn bucket(&self, sample: &Sample) -> usize {
+        network::bucket(sample.count as u32, self.buckets)
     }
 
     fn accumulate(&self, inputs: &[u16], into: &mut [f32]) {
@@ -96,11 +103,13 @@ impl Model {
         self.accumulate(&sample.ours[..sample.count], &mut scratch.ours);
         self.accumulate(&sample.theirs[..sample.count], &mut scratch.theirs);
         let (_, _, output_weights, output_bias) = self.split();
-        let (ours, theirs) = output_weights.split_at(self.hidden);
+        let bucket = self.bucket(sample);
+        let layer = &output_weights[bucket * 2 * self.hidden..(bucket + 1) * 2 * self.hidden];
+        let (ours, theirs) = layer.split_at(self.hidden);
         let half = |values: &[f32], weights: &[f32]| -> f32 {
             values.iter().zip(weights).map(|(v, w)| v.clamp(0.0, 1.0).powi(2) * w).sum()
         };
-        output_bias + half(&scratch.ours, ours) + half(&scratch.theirs, theirs)
+        output_bias[bucket] + half(&scratch.ours, ours) + half(&scratch.theirs, theirs)
     }
 
     /// The score in centipawns for the side to move.
@@ -122,10 +131,13 @@ impl Model {
         let error = predicted - target(sample, lambda);
         let d_output = 2.0 * error * predicted * (1.0 - predicted) * SCALE / K;
         let (_, _, output_weights, _) = self.split();
+        let bucket = self.bucket(sample);
+        let output_weights = &output_weights[bucket * 2 * hidden..(bucket + 1) * 2 * hidden];
         let (input_gradient, rest) = gradient.split_at_mut(INPUTS * hidden);
         let (bias_gradient, rest) = rest.split_at_mut(hidden);
-        let (output_gradient, rest) = rest.split_at_mut(2 * hidden);
-        rest[0] += d_output;
+        let (output_gradient, output_bias_gradient) = rest.split_at_mut(self.buckets * 2 * hidden);
+        let output_gradient = &mut output_gradient[bucket * 2 * hidden..(bucket + 1) * 2 * hidden];
+        output_bias_gradient[bucket] += d_output;
         for (side, values) in [&mut scratch.ours, &mut scratch.theirs].into_iter().enumerate() {
             let weights = &output_weights[side * hidden..(side + 1) * hidden];
             let gradients = &mut output_gradient[side * hidden..(side + 1) * hidden];
@@ -149,16 +161,16 @@ impl Model {
         error * error
     }
 
-    /// Keeps every weight within [`CLIP`].
+    /// Keeps every weight within [`CLIP`] (the output biases are not bounded).
     pub fn clip(&mut self) {
-        let last = self.params.len() - 1;
-        for weight in &mut self.params[..last] {
+        let weights = self.params.len() - self.buckets;
+        for weight in &mut self.params[..weights] {
             *weight = weight.clamp(-CLIP, CLIP);
         }
     }
 
     /// The plugin's integer network: input weights and biases times QA, output
-    /// weights times QB, the output bias times QA·QB.
+    /// weights times QB, the output biases times QA·QB.
     pub fn quantise(&self) -> Result<Network, String> {
         let (input_weights, input_bias, output_weights, output_bias) = self.split();
         let round = |values: &[f32], scale: i32, limit: i16| -> Vec<i16> {
@@ -173,7 +185,7 @@ impl Model {
             round(input_weights, QA, MAX_INPUT_WEIGHT),
             round(input_bias, QA, MAX_INPUT_BIAS),
             round(output_weights, QB, MAX_OUTPUT_WEIGHT),
-            (output_bias * (QA * QB) as f32).round() as i32,
+            output_bias.iter().map(|bias| (bias * (QA * QB) as f32).round() as i32).collect(),
         )
         .map_err(|why| why.to_string())
     }

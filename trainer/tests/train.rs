@@ -97,12 +97,15 @@ fn one_seed_gives_one_network_whatever_the_threads_and_a_stopped_run_goes_on() {
     assert_eq!(std::fs::read(&one).unwrap(), std::fs::read(&two).unwrap());
 
     // Two epochs, then the same command asked for three: the third is trained
-    // from the checkpoint, and the network is the one of an unbroken run.
+    // from the checkpoint, and the network is the one of an unbroken run. With
+    // output buckets, which the checkpoint must keep.
     let resumed = folder.path().join("resumed.nnue");
-    train(&data, &resumed, &["--epochs", "2", "--drop-at", "2"]);
-    let log = train(&data, &resumed, &["--epochs", "3", "--drop-at", "2"]);
+    train(&data, &resumed, &["--epochs", "2", "--drop-at", "2", "--buckets", "8"]);
+    let log = train(&data, &resumed, &["--epochs", "3", "--drop-at", "2", "--buckets", "8"]);
     assert!(log.contains("going on from") && log.contains("epoch 3/3") && !log.contains("epoch 1/3"), "{log}");
     let unbroken = folder.path().join("unbroken.nnue");
-    train(&data, &unbroken, &["--epochs", "3", "--drop-at", "2"]);
-    assert_eq!(std::fs::read(&resumed).unwrap(), std::fs::read(&unbroken).unwrap());
+    train(&data, &unbroken, &["--epochs", "3", "--drop-at", "2", "--buckets", "8"]);
+    let bytes = std::fs::read(&resumed).unwrap();
+    assert_eq!(bytes, std::fs::read(&unbroken).unwrap());
+    assert_eq!(Network::from_bytes(&bytes).map(|n| n.buckets()), Ok(8));
 }

@@ -19,7 +19,7 @@ use plugboard_plugin_api::{Evaluate, Move, Position};
 use crate::{
     features::{self, INPUTS, MAX_ACTIVE, Pieces},
     kernels::Kernels,
-    network::{Network, QA, QB},
+    network::{self, Network, QA, QB},
 };
 
 /// The deepest stack of accumulators kept; deeper than any search goes.
@@ -69,9 +69,12 @@ impl NnueEvaluator {
         let entry = &self.accumulators[self.top * 2 * hidden..(self.top + 1) * 2 * hidden];
         let (white, black) = entry.split_at(hidden);
         let (us, them) = if side_to_move == 0 { (white, black) } else { (black, white) };
-        let sum = (self.kernels.output)(us, them, &self.network.output_weights);
-        let raw = sum / i64::from(QA) + i64::from(self.network.output_bias);
-        let centipawns = raw * i64::from(self.network.scale) / i64::from(QA * QB);
+        let network = &*self.network;
+        let bucket = network::bucket(occupied(&self.boards[self.top]), network.buckets);
+        let weights = &network.output_weights[bucket * 2 * hidden..(bucket + 1) * 2 * hidden];
+        let sum = (self.kernels.output)(us, them, weights);
+        let raw = sum / i64::from(QA) + i64::from(network.output_bias[bucket]);
+        let centipawns = raw * i64::from(network.scale) / i64::from(QA * QB);
         centipawns.clamp(-i64::from(i32::MAX), i64::from(i32::MAX)) as i32
     }
 

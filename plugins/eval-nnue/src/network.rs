@@ -1,5 +1,7 @@
 //! A network and its file: `(768 → hidden) × 2 → 1` with squared clipped ReLU,
-//! integer weights, behind a header that says what the file holds.
+//! integer weights, behind a header that says what the file holds. The output
+//! layer may be one of several, chosen by how many pieces are on the board
+//! (architecture 2): an ending is then scored by weights of its own.
 //!
 //! The file, little-endian:
 //!
@@ -7,20 +9,20 @@
 //! |---|---|
 //! | 8 | magic `PBNNUE\r\n` (a text-mode copy breaks it, as PNG's does) |
 //! | 4 | format version, [`FORMAT_VERSION`] |
-//! | 4 | architecture, [`ARCHITECTURE`]: `(768 → hidden) × 2 → 1`, SCReLU |
+//! | 4 | architecture, [`ARCHITECTURE`] (one output layer) or [`ARCHITECTURE_BUCKETS`] |
 //! | 4 | inputs, 768 |
 //! | 4 | hidden, a multiple of 16 up to [`MAX_HIDDEN`] |
 //! | 4 | QA, the accumulator's scale, 255 |
 //! | 4 | QB, the output weights' scale, 256 |
 //! | 4 | output scale (centipawns per unit of the float network's output) |
-//! | 4 | zero |
+//! | 4 | output buckets: 0 for architecture 1, [`BUCKETS`] for architecture 2 |
 //! | 8 | layout hash: FNV-1a of [`layout`], which names every field above |
 //! | 8 | body length in bytes |
 //! | 8 | FNV-1a of the body |
 //!
 //! and then the body: input weights `i16[768][hidden]`, input biases
-//! `i16[hidden]`, output weights `i16[2][hidden]` (the side to move's half
-//! first), output bias `i32`.
+//! `i16[hidden]`, output weights `i16[buckets][2][hidden]` (the side to move's
+//! half first), output biases `i32[buckets]`.
 
 use std::fmt;
 
@@ -30,6 +32,11 @@ pub const MAGIC: [u8; 8] = *b"PBNNUE\r\n";
 pub const FORMAT_VERSION: u32 = 1;
 /// `(768 → hidden) × 2 → 1`, squared clipped ReLU, perspective accumulators.
 pub const ARCHITECTURE: u32 = 1;
+/// As [`ARCHITECTURE`], with [`BUCKETS`] output layers, chosen by the number of
+/// pieces on the board: [`bucket`].
+pub const ARCHITECTURE_BUCKETS: u32 = 2;
+/// Output layers of an [`ARCHITECTURE_BUCKETS`] network.
+pub const BUCKETS: usize = 8;
 pub const HEADER_SIZE: usize = 64;
 /// The accumulator's fixed-point one: activations are clipped to `0..=QA`.
 pub const QA: i32 = 255;
@@ -53,9 +60,19 @@ pub struct Network {
     /// `[input][hidden]`: an input's weights lie together, as updates read them.
     pub(crate) input_weights: Vec<i16>,
     pub(crate) input_bias: Vec<i16>,
-    /// `[2][hidden]`: the side to move's half first.
+    /// 1, or [`BUCKETS`].
+    pub(crate) buckets: usize,
+    /// `[buckets][2][hidden]`: the side to move's half first.
     pub(crate) output_weights: Vec<i16>,
-    pub(crate) output_bias: i32,
+    /// `[buckets]`.
+    pub(crate) output_bias: Vec<i32>,
+}
+
+/// The output layer a board with `pieces` pieces (kings included) is scored by,
+/// of `buckets`: four piece counts to a bucket, from the bare kings up.
+#[inline]
+pub fn bucket(pieces: u32, buckets: usize) -> usize {
+    if buckets == 1 { 0 } else { (pieces.saturating_sub(2) as usize / 4).min(buckets - 1) }
 }
 
 /// Why bytes are not a network this plugin can use.
@@ -65,10 +82,22 @@ pub enum FormatError {
     NotANetwork,
     Version(u32),
     Architecture(u32),
-    Shape { inputs: u32, hidden: u32 },
-    Quantisation { qa: u32, qb: u32, scale: u32 },
+    /// An architecture's output layers in a number it does not have.
+    Buckets(u32),
+    Shape {
+        inputs: u32,
+        hidden: u32,
+    },
+    Quantisation {
+        qa: u32,
+        qb: u32,
+        scale: u32,
+    },
     LayoutHash,
-    Body { promised: u64, found: usize },
+    Body {
+        promised: u64,
+        found: usize,
+    },
     Damaged,
     OutOfRange(&'static str),
 }
@@ -90,7 +119,11 @@ impl fmt::Display for FormatError {
             }
             FormatError::Architecture(architecture) => write!(
                 f,
-                "its architecture is number {architecture}; this plugin evaluates architecture {ARCHITECTURE}, (768 → N) × 2 → 1 with SCReLU"
+                "its architecture is number {architecture}; this plugin evaluates architectures {ARCHITECTURE}, (768 → N) × 2 → 1 with SCReLU, and {ARCHITECTURE_BUCKETS}, the same with {BUCKETS} output layers by piece count"
+            ),
+            FormatError::Buckets(buckets) => write!(
+                f,
+                "it has {buckets} output layers; expected none named (0) for architecture {ARCHITECTURE} and {BUCKETS} for architecture {ARCHITECTURE_BUCKETS}"
             ),
             FormatError::Shape { inputs, hidden } => write!(
                 f,
@@ -115,12 +148,21 @@ impl std::error::Error for FormatError {}
 
 /// The text the layout hash is taken of: every fact of the header a reader
 /// must agree with.
-pub fn layout(hidden: usize, scale: i32) -> String {
-    format!(
-        "plugboard-nnue v{FORMAT_VERSION} arch {ARCHITECTURE}: ({INPUTS} -> {hidden}) x 2 -> 1, screlu; \
-         qa {QA}, qb {QB}, scale {scale}; i16 input weights [input][hidden], i16 input bias [hidden], \
-         i16 output weights [2][hidden] (side to move first), i32 output bias"
-    )
+pub fn layout(hidden: usize, scale: i32, buckets: usize) -> String {
+    if buckets == 1 {
+        format!(
+            "plugboard-nnue v{FORMAT_VERSION} arch {ARCHITECTURE}: ({INPUTS} -> {hidden}) x 2 -> 1, screlu; \
+             qa {QA}, qb {QB}, scale {scale}; i16 input weights [input][hidden], i16 input bias [hidden], \
+             i16 output weights [2][hidden] (side to move first), i32 output bias"
+        )
+    } else {
+        format!(
+            "plugboard-nnue v{FORMAT_VERSION} arch {ARCHITECTURE_BUCKETS}: ({INPUTS} -> {hidden}) x 2 -> 1 \
+             of {buckets} by (pieces - 2) / 4, screlu; qa {QA}, qb {QB}, scale {scale}; i16 input weights \
+             [input][hidden], i16 input bias [hidden], i16 output weights [bucket][2][hidden] (side to move \
+             first), i32 output bias [bucket]"
+        )
+    }
 }
 
 /// FNV-1a, 64 bits: enough to tell a damaged file, with no dependency.
@@ -128,8 +170,8 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &byte| (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3))
 }
 
-fn body_len(hidden: usize) -> usize {
-    2 * (INPUTS * hidden + hidden + 2 * hidden) + 4
+fn body_len(hidden: usize, buckets: usize) -> usize {
+    2 * (INPUTS * hidden + hidden + buckets * 2 * hidden) + 4 * buckets
 }
 
 impl Network {
@@ -140,15 +182,22 @@ impl Network {
         input_weights: Vec<i16>,
         input_bias: Vec<i16>,
         output_weights: Vec<i16>,
-        output_bias: i32,
+        output_bias: Vec<i32>,
     ) -> Result<Network, FormatError> {
+        let buckets = output_bias.len();
+        if buckets != 1 && buckets != BUCKETS {
+            return Err(FormatError::Buckets(buckets as u32));
+        }
         if hidden == 0 || !hidden.is_multiple_of(16) || hidden > MAX_HIDDEN {
             return Err(FormatError::Shape { inputs: INPUTS as u32, hidden: hidden as u32 });
         }
         if !(1..=10_000).contains(&scale) {
             return Err(FormatError::Quantisation { qa: QA as u32, qb: QB as u32, scale: scale as u32 });
         }
-        if input_weights.len() != INPUTS * hidden || input_bias.len() != hidden || output_weights.len() != 2 * hidden {
+        if input_weights.len() != INPUTS * hidden
+            || input_bias.len() != hidden
+            || output_weights.len() != buckets * 2 * hidden
+        {
             return Err(FormatError::Shape { inputs: (input_weights.len() / hidden) as u32, hidden: hidden as u32 });
         }
         let within = |values: &[i16], limit: i16| values.iter().all(|&v| v.unsigned_abs() <= limit.unsigned_abs());
@@ -161,7 +210,7 @@ impl Network {
         if !within(&output_weights, MAX_OUTPUT_WEIGHT) {
             return Err(FormatError::OutOfRange("output weights"));
         }
-        Ok(Network { hidden, scale, input_weights, input_bias, output_weights, output_bias })
+        Ok(Network { hidden, scale, input_weights, input_bias, buckets, output_weights, output_bias })
     }
 
     /// Reads a whole network file.
@@ -180,9 +229,12 @@ impl Network {
             return Err(FormatError::Version(version));
         }
         let architecture = word(12);
-        if architecture != ARCHITECTURE {
-            return Err(FormatError::Architecture(architecture));
-        }
+        let buckets = match (architecture, word(36)) {
+            (ARCHITECTURE, 0) => 1,
+            (ARCHITECTURE_BUCKETS, b) if b as usize == BUCKETS => BUCKETS,
+            (ARCHITECTURE | ARCHITECTURE_BUCKETS, b) => return Err(FormatError::Buckets(b)),
+            _ => return Err(FormatError::Architecture(architecture)),
+        };
         let (inputs, hidden) = (word(16), word(20));
         if inputs as usize != INPUTS || hidden == 0 || !hidden.is_multiple_of(16) || hidden as usize > MAX_HIDDEN {
             return Err(FormatError::Shape { inputs, hidden });
@@ -193,11 +245,11 @@ impl Network {
         }
         let hidden = hidden as usize;
         let scale = scale as i32;
-        if long(40) != fnv1a(layout(hidden, scale).as_bytes()) {
+        if long(40) != fnv1a(layout(hidden, scale, buckets).as_bytes()) {
             return Err(FormatError::LayoutHash);
         }
         let promised = long(48);
-        if promised != body_len(hidden) as u64 || body.len() as u64 != promised {
+        if promised != body_len(hidden, buckets) as u64 || body.len() as u64 != promised {
             return Err(FormatError::Body { promised, found: body.len() });
         }
         if long(56) != fnv1a(body) {
@@ -206,27 +258,31 @@ impl Network {
         let mut values = body.chunks_exact(2).map(|pair| i16::from_le_bytes([pair[0], pair[1]]));
         let input_weights: Vec<i16> = values.by_ref().take(INPUTS * hidden).collect();
         let input_bias: Vec<i16> = values.by_ref().take(hidden).collect();
-        let output_weights: Vec<i16> = values.by_ref().take(2 * hidden).collect();
-        let tail = &body[body.len() - 4..];
-        let output_bias = i32::from_le_bytes([tail[0], tail[1], tail[2], tail[3]]);
+        let output_weights: Vec<i16> = values.by_ref().take(buckets * 2 * hidden).collect();
+        let tail = &body[body.len() - 4 * buckets..];
+        let output_bias = tail.chunks_exact(4).map(|b| i32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect();
         Network::new(hidden, scale, input_weights, input_bias, output_weights, output_bias)
     }
 
     /// The file's bytes: header and body.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut body = Vec::with_capacity(body_len(self.hidden));
+        let mut body = Vec::with_capacity(body_len(self.hidden, self.buckets));
         for value in self.input_weights.iter().chain(&self.input_bias).chain(&self.output_weights) {
             body.extend_from_slice(&value.to_le_bytes());
         }
-        body.extend_from_slice(&self.output_bias.to_le_bytes());
+        for bias in &self.output_bias {
+            body.extend_from_slice(&bias.to_le_bytes());
+        }
+        let (architecture, buckets_field) =
+            if self.buckets == 1 { (ARCHITECTURE, 0) } else { (ARCHITECTURE_BUCKETS, self.buckets as u32) };
         let mut bytes = Vec::with_capacity(HEADER_SIZE + body.len());
         bytes.extend_from_slice(&MAGIC);
-        for word in [FORMAT_VERSION, ARCHITECTURE, INPUTS as u32, self.hidden as u32, QA as u32, QB as u32] {
+        for word in [FORMAT_VERSION, architecture, INPUTS as u32, self.hidden as u32, QA as u32, QB as u32] {
             bytes.extend_from_slice(&word.to_le_bytes());
         }
         bytes.extend_from_slice(&(self.scale as u32).to_le_bytes());
-        bytes.extend_from_slice(&0u32.to_le_bytes());
-        bytes.extend_from_slice(&fnv1a(layout(self.hidden, self.scale).as_bytes()).to_le_bytes());
+        bytes.extend_from_slice(&buckets_field.to_le_bytes());
+        bytes.extend_from_slice(&fnv1a(layout(self.hidden, self.scale, self.buckets).as_bytes()).to_le_bytes());
         bytes.extend_from_slice(&(body.len() as u64).to_le_bytes());
         bytes.extend_from_slice(&fnv1a(&body).to_le_bytes());
         bytes.extend_from_slice(&body);
@@ -241,9 +297,16 @@ impl Network {
         self.scale
     }
 
+    pub fn buckets(&self) -> usize {
+        self.buckets
+    }
+
     /// The architecture in words, for messages: `(768 → 128) × 2 → 1`.
     pub fn describe(&self) -> String {
-        format!("({INPUTS} → {}) × 2 → 1", self.hidden)
+        match self.buckets {
+            1 => format!("({INPUTS} → {}) × 2 → 1", self.hidden),
+            buckets => format!("({INPUTS} → {}) × 2 → 1 of {buckets} by piece count", self.hidden),
+        }
     }
 }
 
@@ -256,13 +319,42 @@ mod tests {
         let input_weights = (0..INPUTS * hidden).map(|i| (i % 61) as i16 - 30).collect();
         let input_bias = (0..hidden).map(|i| i as i16 * 3).collect();
         let output_weights = (0..2 * hidden).map(|i| (i % 19) as i16 - 9).collect();
-        Network::new(hidden, 400, input_weights, input_bias, output_weights, -1234).unwrap()
+        Network::new(hidden, 400, input_weights, input_bias, output_weights, vec![-1234]).unwrap()
+    }
+
+    fn bucketed() -> Network {
+        let small = small();
+        let output_weights = (0..BUCKETS * 2 * small.hidden).map(|i| (i % 23) as i16 - 11).collect();
+        let output_bias = (0..BUCKETS as i32).map(|b| b * 1000 - 3000).collect();
+        Network::new(small.hidden, 300, small.input_weights, small.input_bias, output_weights, output_bias).unwrap()
     }
 
     #[test]
     fn a_network_reads_back_as_written() {
-        let network = small();
-        assert_eq!(Network::from_bytes(&network.to_bytes()), Ok(network));
+        for network in [small(), bucketed()] {
+            assert_eq!(Network::from_bytes(&network.to_bytes()), Ok(network));
+        }
+    }
+
+    #[test]
+    fn a_bucketed_file_must_say_its_buckets() {
+        let bytes = bucketed().to_bytes();
+        assert_eq!(u32::from_le_bytes(bytes[12..16].try_into().unwrap()), ARCHITECTURE_BUCKETS);
+        let mut other = bytes.clone();
+        other[36] = 4;
+        assert_eq!(Network::from_bytes(&other), Err(FormatError::Buckets(4)));
+        // A one-layer header over a bucketed body.
+        let mut other = bytes.clone();
+        other[12] = ARCHITECTURE as u8;
+        other[36] = 0;
+        assert_eq!(Network::from_bytes(&other), Err(FormatError::LayoutHash));
+        assert!(Network::new(16, 400, vec![0; INPUTS * 16], vec![0; 16], vec![0; 3 * 32], vec![0; 3]).is_err());
+    }
+
+    #[test]
+    fn boards_are_bucketed_by_their_piece_count() {
+        assert_eq!((bucket(2, 8), bucket(5, 8), bucket(6, 8), bucket(29, 8), bucket(32, 8)), (0, 0, 1, 6, 7));
+        assert_eq!(bucket(32, 1), 0);
     }
 
     #[test]

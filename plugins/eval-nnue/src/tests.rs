@@ -19,6 +19,10 @@ fn position_of(board: &Board) -> Position {
 
 /// A network with weights spread over their whole allowed range.
 fn network(hidden: usize, seed: u64) -> Arc<Network> {
+    network_with_buckets(hidden, seed, 1)
+}
+
+fn network_with_buckets(hidden: usize, seed: u64, buckets: usize) -> Arc<Network> {
     let mut state = seed;
     let mut next = move |bound: i16| {
         state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
@@ -26,8 +30,9 @@ fn network(hidden: usize, seed: u64) -> Arc<Network> {
     };
     let input_weights = (0..INPUTS * hidden).map(|_| next(network::MAX_INPUT_WEIGHT)).collect();
     let input_bias = (0..hidden).map(|_| next(network::MAX_INPUT_BIAS)).collect();
-    let output_weights = (0..2 * hidden).map(|_| next(MAX_OUTPUT_WEIGHT)).collect();
-    Arc::new(Network::new(hidden, 400, input_weights, input_bias, output_weights, 4321).unwrap())
+    let output_weights = (0..buckets * 2 * hidden).map(|_| next(MAX_OUTPUT_WEIGHT)).collect();
+    let output_bias = (0..buckets as i32).map(|b| 4321 - 997 * b).collect();
+    Arc::new(Network::new(hidden, 400, input_weights, input_bias, output_weights, output_bias).unwrap())
 }
 
 /// Positions along a game of pseudo-random legal moves, with each move.
@@ -71,24 +76,41 @@ fn the_embedded_network_loads() {
 
 #[test]
 fn scores_kept_up_by_make_and_unmake_equal_scores_from_scratch() {
-    let network = network(64, 7);
-    for seed in 1..=4 {
+    for (seed, network) in (1..=4).zip([network(64, 7), network_with_buckets(64, 7, network::BUCKETS)].iter().cycle()) {
         let line = game(seed, 300);
-        let mut evaluator = NnueEvaluator::new(Arc::clone(&network));
+        let mut evaluator = NnueEvaluator::new(Arc::clone(network));
         evaluator.reset(&position_of(&line[0].0));
         for (board, chosen) in &line {
             let position = position_of(board);
-            assert_eq!(evaluator.evaluate(&position), fresh_score(&network, &position));
+            assert_eq!(evaluator.evaluate(&position), fresh_score(network, &position));
             // A side line of one move, taken back, as a search does.
             let mut child = board.clone();
             child.play(*chosen);
             evaluator.on_make(api_move(*chosen), &position_of(&child));
-            assert_eq!(evaluator.evaluate(&position_of(&child)), fresh_score(&network, &position_of(&child)));
+            assert_eq!(evaluator.evaluate(&position_of(&child)), fresh_score(network, &position_of(&child)));
             evaluator.on_unmake();
-            assert_eq!(evaluator.evaluate(&position), fresh_score(&network, &position));
+            assert_eq!(evaluator.evaluate(&position), fresh_score(network, &position));
             evaluator.on_make(api_move(*chosen), &position_of(&child));
         }
     }
+}
+
+#[test]
+fn a_bucketed_network_scores_a_board_by_the_output_layer_of_its_piece_count() {
+    // Output weights of zero and biases of `bucket` units: the score names the bucket.
+    let output_bias = (0..network::BUCKETS as i32).map(|b| b * network::QA * network::QB).collect();
+    let hidden = 16;
+    let weights = vec![0; network::BUCKETS * 2 * hidden];
+    let network =
+        Arc::new(Network::new(hidden, 400, vec![0; INPUTS * hidden], vec![0; hidden], weights, output_bias).unwrap());
+    let mut evaluator = NnueEvaluator::new(Arc::clone(&network));
+    for (board, _) in game(3, 400) {
+        let pieces = board.occupied().len();
+        let expected = 400 * network::bucket(pieces, network::BUCKETS) as i32;
+        assert_eq!(evaluator.evaluate(&position_of(&board)), expected, "{pieces} pieces");
+    }
+    let full = Board::default();
+    assert_eq!(evaluator.evaluate(&position_of(&full)), 400 * 7);
 }
 
 #[test]
@@ -137,7 +159,7 @@ fn an_evaluator_never_told_of_moves_still_scores_right() {
 
 #[test]
 fn the_vectorised_kernels_give_the_portable_scores() {
-    let network = network(128, 3);
+    let network = network_with_buckets(128, 3, network::BUCKETS);
     for (board, _) in game(9, 250) {
         let position = position_of(&board);
         let mut portable = NnueEvaluator::with_kernels(Arc::clone(&network), Kernels::portable());

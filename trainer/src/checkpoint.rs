@@ -40,18 +40,16 @@ pub fn save(path: &Path, checkpoint: &Checkpoint) -> Result<(), String> {
 pub fn load(path: &Path) -> Result<Checkpoint, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let bad = || format!("{} is not a whole trainer checkpoint", path.display());
+    let word = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap_or([0; 4]));
+    let long = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap_or([0; 8]));
     let (buckets, start) = match bytes.get(..8) {
-        Some(magic) if magic == MAGIC && bytes.len() >= 40 => {
-            (u64::from_le_bytes(bytes[32..40].try_into().unwrap_or([0; 8])) as usize, 40)
-        }
+        Some(magic) if magic == MAGIC && bytes.len() >= 40 => (long(32) as usize, 40),
         Some(magic) if magic == MAGIC_ONE_LAYER && bytes.len() >= 32 => (1, 32),
         _ => return Err(bad()),
     };
     if buckets != 1 && buckets != plugboard_eval_nnue::network::BUCKETS {
         return Err(bad());
     }
-    let word = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap_or([0; 4]));
-    let long = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap_or([0; 8]));
     let hidden = word(8) as usize;
     let count = crate::model::parameter_count(hidden, buckets);
     if bytes.len() != start + 3 * 4 * count {

@@ -72,7 +72,7 @@ pub struct Network {
 /// of `buckets`: four piece counts to a bucket, from the bare kings up.
 #[inline]
 pub fn bucket(pieces: u32, buckets: usize) -> usize {
-    if buckets == 1 { 0 } else { (pieces.saturating_sub(2) as usize / 4).min(buckets - 1) }
+    (pieces.saturating_sub(2) as usize / 4).min(buckets - 1)
 }
 
 /// Why bytes are not a network this plugin can use.

@@ -9,7 +9,10 @@
 #   TC: base+inc in seconds, default 10+0.1
 #
 # Environment: EVAL, plugboard's evaluation (default pesto); EVALFILE, the network
-# `nnue` loads instead of its embedded one; PLUGBOARD, the binary; MATCH_PY.
+# `nnue` loads instead of its embedded one; PLUGBOARD, the binary; MATCH_PY;
+# JOBS, how many blocks are played side by side (default 1). Engines do not
+# ponder, so a game keeps one core busy: JOBS up to the number of free cores
+# keeps every engine on a core of its own.
 # Every engine plays with one thread, 64 MB of hash where it has the option, and
 # its own book off (Toga II and Glaurung have one; plugboard has none unless told).
 #
@@ -59,18 +62,10 @@ case $opponent in
   *) echo "unknown opponent: $opponent" >&2; exit 2 ;;
 esac
 
-per_block=10
-total_blocks=$(( (games + per_block - 1) / per_block ))
-mapfile -t lines < <(grep -v '^#' "$openings" | grep -v '^$')
-for (( block = 0; block < total_blocks; block++ )); do
-  pgn=$(printf '%s/block-%03d.pgn' "$blocks" "$block")
-  [ -s "$pgn" ] && continue
-  block_openings=$(printf '%s/block-%03d.openings' "$blocks" "$block")
-  : > "$block_openings"
-  for (( k = 0; k < per_block / 2; k++ )); do
-    echo "${lines[$(( (block * per_block / 2 + k) % ${#lines[@]} ))]}" >> "$block_openings"
-  done
-  block_games=$(( games - block * per_block < per_block ? games - block * per_block : per_block ))
+# Plays block BLOCK's games into PGN, named by who played White.
+play_block() {
+  local block=$1 pgn=$2 block_openings=$3 block_games=$4
+  shift 4
   echo "== $name: block $(( block + 1 ))/$total_blocks ($block_games games)"
   python3 "$match_py" --e1 "$(plugboard_with "$eval_name")" --p1 xboard --n1 "plugboard-$eval_name" \
     --e2 "$e2" --p2 "$p2" --n2 "$opponent" "${extra[@]}" \
@@ -93,6 +88,29 @@ for index, game in enumerate(games):
 open(path, "w").write("\n\n".join(named))
 PY
   mv "$pgn.part" "$pgn"
+}
+
+per_block=10
+jobs=${JOBS:-1}
+failed=0
+total_blocks=$(( (games + per_block - 1) / per_block ))
+mapfile -t lines < <(grep -v '^#' "$openings" | grep -v '^$')
+for (( block = 0; block < total_blocks; block++ )); do
+  pgn=$(printf '%s/block-%03d.pgn' "$blocks" "$block")
+  [ -s "$pgn" ] && continue
+  block_openings=$(printf '%s/block-%03d.openings' "$blocks" "$block")
+  : > "$block_openings"
+  for (( k = 0; k < per_block / 2; k++ )); do
+    echo "${lines[$(( (block * per_block / 2 + k) % ${#lines[@]} ))]}" >> "$block_openings"
+  done
+  block_games=$(( games - block * per_block < per_block ? games - block * per_block : per_block ))
+  while (( $(jobs -rp | wc -l) >= jobs )); do wait -n || failed=$(( failed + 1 )); done
+  play_block "$block" "$pgn" "$block_openings" "$block_games" "$@" &
 done
+for pid in $(jobs -p); do wait "$pid" || failed=$(( failed + 1 )); done
+if (( failed > 0 )); then
+  echo "$failed block(s) failed; run the same command again to replay them" >&2
+  exit 1
+fi
 cat "$blocks"/block-*.pgn > "$out/$name.pgn"
 python3 scripts/score.py "$out/$name.pgn" "plugboard-$eval_name"

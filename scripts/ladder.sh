@@ -31,6 +31,11 @@ shift $(( $# < 3 ? $# : 3 ))
 match_py=${MATCH_PY:-../shared/tools/match.py}
 engine=${PLUGBOARD:-target/release/plugboard}
 eval_name=${EVAL:-pesto}
+side_by_side=${JOBS:-1}
+if ! [[ $side_by_side =~ ^[1-9][0-9]*$ ]]; then
+  echo "JOBS must be a whole number from 1 up, not '$side_by_side'" >&2
+  exit 2
+fi
 out=target/ladder
 name=$eval_name-$opponent-$tc
 blocks=$out/$name.d
@@ -91,7 +96,6 @@ PY
 }
 
 per_block=10
-jobs=${JOBS:-1}
 failed=0
 total_blocks=$(( (games + per_block - 1) / per_block ))
 mapfile -t lines < <(grep -v '^#' "$openings" | grep -v '^$')
@@ -104,7 +108,7 @@ for (( block = 0; block < total_blocks; block++ )); do
     echo "${lines[$(( (block * per_block / 2 + k) % ${#lines[@]} ))]}" >> "$block_openings"
   done
   block_games=$(( games - block * per_block < per_block ? games - block * per_block : per_block ))
-  while (( $(jobs -rp | wc -l) >= jobs )); do wait -n || failed=$(( failed + 1 )); done
+  while (( $(jobs -rp | wc -l) >= side_by_side )); do wait -n || failed=$(( failed + 1 )); done
   play_block "$block" "$pgn" "$block_openings" "$block_games" "$@" &
 done
 for pid in $(jobs -p); do wait "$pid" || failed=$(( failed + 1 )); done

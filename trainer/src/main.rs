@@ -27,7 +27,7 @@ use crate::{
     adam::Adam,
     checkpoint::Checkpoint,
     data::Sample,
-    model::{Model, Scratch},
+    model::{Model, Scratch, Target},
 };
 
 #[derive(Parser)]
@@ -64,6 +64,11 @@ struct Args {
     /// The score's share of the target; the game's result has the rest.
     #[arg(long, default_value_t = 0.75)]
     lambda: f32,
+    /// The centipawns that turn a score into an expected result, sigmoid(cp /
+    /// k). Fit it to the data's results (the one that best predicts them); the
+    /// network's scores then keep the labels' scale.
+    #[arg(long, default_value_t = 400.0)]
+    k: f32,
     /// The share of games held out to measure the loss on.
     #[arg(long, default_value_t = 0.02)]
     held_out: f64,
@@ -100,6 +105,13 @@ fn run(args: &Args) -> Result<(), String> {
     if args.buckets != 1 && args.buckets != BUCKETS {
         return Err(format!("--buckets must be 1 or {BUCKETS}, not {}", args.buckets));
     }
+    if !(args.k.is_finite() && args.k >= 1.0) {
+        return Err(format!("--k must be a number of centipawns from 1 up, not {}", args.k));
+    }
+    if !(0.0..=1.0).contains(&args.lambda) {
+        return Err(format!("--lambda must be from 0 to 1, not {}", args.lambda));
+    }
+    let target = Target { lambda: args.lambda, k: args.k };
     if args.batch == 0 {
         return Err("--batch must be at least 1".into());
     }
@@ -152,15 +164,8 @@ fn run(args: &Args) -> Result<(), String> {
         for batch in order.chunks(args.batch) {
             let salt = mix(args.seed ^ u64::from(epoch) << 32);
             let augmentation = Augmentation { mirror: args.mirror, salt };
-            let losses = learn_batch(
-                &state.model,
-                &positions.training,
-                batch,
-                args.lambda,
-                augmentation,
-                threads,
-                &mut gradients,
-            );
+            let losses =
+                learn_batch(&state.model, &positions.training, batch, target, augmentation, threads, &mut gradients);
             loss_sum += losses;
             total.fill(0.0);
             for part in &gradients {
@@ -174,7 +179,7 @@ fn run(args: &Args) -> Result<(), String> {
             state.model.clip();
         }
         let seconds = started.elapsed().as_secs_f64();
-        let held_out = held_out_loss(&state.model, &positions.held_out, args.lambda, threads);
+        let held_out = held_out_loss(&state.model, &positions.held_out, target, threads);
         state.next_epoch += 1;
         let network = state.model.quantise()?;
         std::fs::write(&args.out, network.to_bytes())
@@ -218,7 +223,7 @@ fn learn_batch(
     model: &Model,
     records: &[Record],
     batch: &[u32],
-    lambda: f32,
+    target: Target,
     Augmentation { mirror, salt }: Augmentation,
     threads: usize,
     gradients: &mut [Vec<f32>],
@@ -243,7 +248,7 @@ fn learn_batch(
                         .map(|&i| {
                             let mirrored = mirror && mix(u64::from(i) ^ salt) & 1 == 1;
                             let sample = Sample::seen(&records[i as usize], mirrored);
-                            f64::from(model.learn(&sample, lambda, &mut scratch, part.gradient))
+                            f64::from(model.learn(&sample, target, &mut scratch, part.gradient))
                         })
                         .sum();
                 }
@@ -253,7 +258,7 @@ fn learn_batch(
     losses.iter().sum()
 }
 
-fn held_out_loss(model: &Model, records: &[Record], lambda: f32, threads: usize) -> f64 {
+fn held_out_loss(model: &Model, records: &[Record], target: Target, threads: usize) -> f64 {
     let part_len = records.len().div_ceil(threads);
     let sums: Vec<f64> = std::thread::scope(|scope| {
         let handles: Vec<_> = records
@@ -262,7 +267,7 @@ fn held_out_loss(model: &Model, records: &[Record], lambda: f32, threads: usize)
                 scope.spawn(move || {
                     let mut scratch = Scratch::new(model.hidden);
                     part.iter()
-                        .map(|record| f64::from(model.loss(&Sample::from_record(record), lambda, &mut scratch)))
+                        .map(|record| f64::from(model.loss(&Sample::from_record(record), target, &mut scratch)))
                         .sum::<f64>()
                 })
             })

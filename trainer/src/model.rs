@@ -18,8 +18,6 @@ use crate::data::Sample;
 
 /// Centipawns per unit of the network's output.
 pub const SCALE: f32 = 400.0;
-/// The centipawns that turn a score into an expected result: sigmoid(cp / K).
-pub const K: f32 = 400.0;
 /// Weights are kept within this range so that, rounded, they stay within the
 /// bounds the plugin's integer sums are safe for.
 pub const CLIP: f32 = 1.98;
@@ -52,10 +50,22 @@ fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
 
-/// The target of a sample: its score, read as an expected result, blended
-/// with the game's result; `lambda` is the score's share.
-pub fn target(sample: &Sample, lambda: f32) -> f32 {
-    lambda * sigmoid(sample.score / K) + (1.0 - lambda) * sample.result
+/// What the network is taught to predict.
+#[derive(Clone, Copy)]
+pub struct Target {
+    /// The score's share; the game's result has the rest.
+    pub lambda: f32,
+    /// The centipawns that turn a score into an expected result, sigmoid(cp /
+    /// k), for the labels and for the network's own scores alike, so the
+    /// network's centipawns keep the scale the labels have.
+    pub k: f32,
+}
+
+impl Target {
+    /// A sample's score, read as an expected result, blended with its game's result.
+    pub fn of(&self, sample: &Sample) -> f32 {
+        self.lambda * sigmoid(sample.score / self.k) + (1.0 - self.lambda) * sample.result
+    }
 }
 
 impl Model {
@@ -118,18 +128,18 @@ impl Model {
     }
 
     /// The sample's squared error, without learning from it.
-    pub fn loss(&self, sample: &Sample, lambda: f32, scratch: &mut Scratch) -> f32 {
-        let predicted = sigmoid(self.output(sample, scratch) * SCALE / K);
-        (predicted - target(sample, lambda)).powi(2)
+    pub fn loss(&self, sample: &Sample, target: Target, scratch: &mut Scratch) -> f32 {
+        let predicted = sigmoid(self.output(sample, scratch) * SCALE / target.k);
+        (predicted - target.of(sample)).powi(2)
     }
 
     /// The sample's squared error, and its gradient added to `gradient`.
-    pub fn learn(&self, sample: &Sample, lambda: f32, scratch: &mut Scratch, gradient: &mut [f32]) -> f32 {
+    pub fn learn(&self, sample: &Sample, target: Target, scratch: &mut Scratch, gradient: &mut [f32]) -> f32 {
         let hidden = self.hidden;
         let output = self.output(sample, scratch);
-        let predicted = sigmoid(output * SCALE / K);
-        let error = predicted - target(sample, lambda);
-        let d_output = 2.0 * error * predicted * (1.0 - predicted) * SCALE / K;
+        let predicted = sigmoid(output * SCALE / target.k);
+        let error = predicted - target.of(sample);
+        let d_output = 2.0 * error * predicted * (1.0 - predicted) * SCALE / target.k;
         let (_, _, output_weights, _) = self.split();
         let bucket = self.bucket(sample);
         let output_weights = &output_weights[bucket * 2 * hidden..(bucket + 1) * 2 * hidden];

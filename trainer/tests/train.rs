@@ -64,15 +64,10 @@ fn train(data: &Path, out: &Path, extra: &[&str]) -> String {
     text
 }
 
-#[test]
-fn a_network_trained_on_material_scores_material() {
-    let folder = tempfile::tempdir().unwrap();
-    let data = folder.path().join("lesson.bin");
-    write_records(&data, &lesson(20_000, 1));
-    let out = folder.path().join("material.nnue");
-    let log = train(&data, &out, &["--epochs", "12"]);
-    assert!(log.contains("held-out loss"), "{log}");
-    let network = Network::from_bytes(&std::fs::read(&out).unwrap()).expect("the plugin reads what the trainer writes");
+/// The mean distance from the lesson's scores, and that of a guess of 0 everywhere.
+fn material_error(network: &Path) -> (f64, f64) {
+    let network =
+        Network::from_bytes(&std::fs::read(network).unwrap()).expect("the plugin reads what the trainer writes");
     let mut evaluator = NnueEvaluator::new(Arc::new(network));
     let fresh = lesson(500, 99);
     let (mut error, mut spread) = (0f64, 0f64);
@@ -81,8 +76,40 @@ fn a_network_trained_on_material_scores_material() {
         error += f64::from((evaluator.evaluate(&record.position()) - i32::from(truth)).abs());
         spread += f64::from(truth.abs());
     }
-    // Guessing 0 everywhere would be off by `spread`.
-    assert!(error < spread / 3.0, "mean error {} cp against {} cp for a guess of 0", error / 500.0, spread / 500.0);
+    (error / 500.0, spread / 500.0)
+}
+
+#[test]
+fn a_network_trained_on_material_scores_material() {
+    let folder = tempfile::tempdir().unwrap();
+    let data = folder.path().join("lesson.bin");
+    write_records(&data, &lesson(20_000, 1));
+    let out = folder.path().join("material.nnue");
+    let log = train(&data, &out, &["--epochs", "12"]);
+    assert!(log.contains("held-out loss"), "{log}");
+    let (error, guess) = material_error(&out);
+    assert!(error < guess / 3.0, "mean error {error} cp against {guess} cp for a guess of 0");
+}
+
+/// `--k` reads the labels on another scale; the network's centipawns must
+/// still be the labels' centipawns, or the search's margins would be off.
+#[test]
+fn the_scores_keep_the_labels_scale_whatever_k() {
+    let folder = tempfile::tempdir().unwrap();
+    let data = folder.path().join("lesson.bin");
+    write_records(&data, &lesson(20_000, 1));
+    let out = folder.path().join("steep.nnue");
+    train(&data, &out, &["--epochs", "12", "--k", "170"]);
+    let (error, guess) = material_error(&out);
+    assert!(error < guess / 3.0, "mean error {error} cp against {guess} cp for a guess of 0");
+
+    let refused = Command::new(env!("CARGO_BIN_EXE_plugboard-trainer"))
+        .arg(&data)
+        .args(["--out", out.to_str().unwrap(), "--k", "0"])
+        .output()
+        .unwrap();
+    assert!(!refused.status.success());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("--k must be"));
 }
 
 #[test]

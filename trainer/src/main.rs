@@ -65,10 +65,12 @@ struct Args {
     #[arg(long, default_value_t = 0.75)]
     lambda: f32,
     /// The centipawns that turn a score into an expected result, sigmoid(cp /
-    /// k). Fit it to the data's results (the one that best predicts them); the
-    /// network's scores then keep the labels' scale.
-    #[arg(long, default_value_t = 400.0)]
-    k: f32,
+    /// k), for the labels and the network alike, so the network's scores keep
+    /// the labels' scale. Default: the k that best predicts the training
+    /// positions' results from their scores. Held-out losses compare only at
+    /// one k.
+    #[arg(long)]
+    k: Option<f32>,
     /// The share of games held out to measure the loss on.
     #[arg(long, default_value_t = 0.02)]
     held_out: f64,
@@ -105,13 +107,12 @@ fn run(args: &Args) -> Result<(), String> {
     if args.buckets != 1 && args.buckets != BUCKETS {
         return Err(format!("--buckets must be 1 or {BUCKETS}, not {}", args.buckets));
     }
-    if !(args.k.is_finite() && args.k >= 1.0) {
-        return Err(format!("--k must be a number of centipawns from 1 up, not {}", args.k));
+    if let Some(k) = args.k.filter(|k| !(k.is_finite() && *k >= 1.0)) {
+        return Err(format!("--k must be a number of centipawns from 1 up, not {k}"));
     }
     if !(0.0..=1.0).contains(&args.lambda) {
         return Err(format!("--lambda must be from 0 to 1, not {}", args.lambda));
     }
-    let target = Target { lambda: args.lambda, k: args.k };
     if args.batch == 0 {
         return Err("--batch must be at least 1".into());
     }
@@ -129,6 +130,14 @@ fn run(args: &Args) -> Result<(), String> {
     if positions.training.is_empty() || positions.held_out.is_empty() {
         return Err("too few positions to train on and to hold out".into());
     }
+    let fitted = model::fitted_k(&positions.training);
+    let k = match (args.k, fitted) {
+        (Some(k), _) | (None, Some(k)) => k,
+        (None, None) => return Err("no score under 3000 cp to fit --k to; pass --k".into()),
+    };
+    let fit = fitted.map_or("none".to_string(), |fit| format!("{fit}"));
+    println!("k {k} (the one that best predicts these results from these scores: {fit})");
+    let target = Target { lambda: args.lambda, k };
     let checkpoint_path = args.out.with_extension("ckpt");
     let mut state = if checkpoint_path.exists() && !args.fresh {
         let state = checkpoint::load(&checkpoint_path)?;

@@ -91,6 +91,34 @@ fn a_network_trained_on_material_scores_material() {
     assert!(error < guess / 3.0, "mean error {error} cp against {guess} cp for a guess of 0");
 }
 
+/// Without `--k`, the trainer takes the scale the data's own results show:
+/// here games won with the chance sigmoid(score / 200).
+#[test]
+fn k_is_fitted_to_the_results_when_not_given() {
+    let mut state = 3u64;
+    let mut chance = move || {
+        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (state >> 11) as f64 / (1u64 << 53) as f64
+    };
+    let records: Vec<Record> = lesson(40_000, 4)
+        .into_iter()
+        .map(|mut record| {
+            let white_wins = chance() < 1.0 / (1.0 + (-f64::from(record.score) / 200.0).exp());
+            record.outcome = if white_wins { Outcome::WhiteWins } else { Outcome::BlackWins };
+            record
+        })
+        .collect();
+    let folder = tempfile::tempdir().unwrap();
+    let data = folder.path().join("games.bin");
+    write_records(&data, &records);
+    let log = train(&data, &folder.path().join("fitted.nnue"), &["--epochs", "1"]);
+    let fitted: f32 = log
+        .lines()
+        .find_map(|line| line.strip_prefix("k ")?.split_whitespace().next()?.parse().ok())
+        .unwrap_or_else(|| panic!("no k line in {log}"));
+    assert!((180.0..=220.0).contains(&fitted), "fitted k {fitted}, made with 200: {log}");
+}
+
 /// `--k` reads the labels on another scale; the network's centipawns must
 /// still be the labels' centipawns, or the search's margins would be off.
 #[test]

@@ -62,7 +62,7 @@ struct Args {
     #[arg(long)]
     drop_at: Option<u32>,
     /// The score's share of the target; the game's result has the rest.
-    #[arg(long, default_value_t = 0.75)]
+    #[arg(long, default_value_t = 0.9)]
     lambda: f32,
     /// The centipawns that turn a score into an expected result, sigmoid(cp /
     /// k), for the labels and the network alike, so the network's scores keep

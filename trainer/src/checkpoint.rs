@@ -1,21 +1,29 @@
 //! The trainer's state after each epoch, so a stopped run goes on from where it
-//! was: the parameters, the optimiser's moments, and the next epoch. Written to
+//! was: the parameters, the optimiser's moments, the next epoch, and what the
+//! network is taught to predict. Written to
 //! a new file and renamed over the old one, so a kill leaves one whole checkpoint.
 
 use std::path::Path;
 
-use crate::{adam::Adam, model::Model};
+use crate::{
+    adam::Adam,
+    model::{Model, Target},
+};
 
 /// Checkpoints of one output layer, written before there were buckets.
 const MAGIC_ONE_LAYER: &[u8; 8] = b"PBTRAIN1";
 /// The same with the number of output layers after the step count.
-const MAGIC: &[u8; 8] = b"PBTRAIN2";
+const MAGIC_BUCKETS: &[u8; 8] = b"PBTRAIN2";
+/// The same with the target's k and λ (f32 each) after the output layers.
+const MAGIC: &[u8; 8] = b"PBTRAIN3";
 
 pub struct Checkpoint {
     pub model: Model,
     pub adam: Adam,
     pub next_epoch: u32,
     pub seed: u64,
+    /// `None` in checkpoints written before the target was kept.
+    pub target: Option<Target>,
 }
 
 pub fn save(path: &Path, checkpoint: &Checkpoint) -> Result<(), String> {
@@ -26,6 +34,9 @@ pub fn save(path: &Path, checkpoint: &Checkpoint) -> Result<(), String> {
     bytes.extend_from_slice(&checkpoint.seed.to_le_bytes());
     bytes.extend_from_slice(&checkpoint.adam.step.to_le_bytes());
     bytes.extend_from_slice(&(checkpoint.model.buckets as u64).to_le_bytes());
+    let target = checkpoint.target.ok_or("a checkpoint is written with its target")?;
+    bytes.extend_from_slice(&target.k.to_le_bytes());
+    bytes.extend_from_slice(&target.lambda.to_le_bytes());
     for values in [&checkpoint.model.params, &checkpoint.adam.first, &checkpoint.adam.second] {
         for value in values.iter() {
             bytes.extend_from_slice(&value.to_le_bytes());
@@ -42,9 +53,13 @@ pub fn load(path: &Path) -> Result<Checkpoint, String> {
     let bad = || format!("{} is not a whole trainer checkpoint", path.display());
     let word = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap_or([0; 4]));
     let long = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap_or([0; 8]));
-    let (buckets, start) = match bytes.get(..8) {
-        Some(magic) if magic == MAGIC && bytes.len() >= 40 => (long(32) as usize, 40),
-        Some(magic) if magic == MAGIC_ONE_LAYER && bytes.len() >= 32 => (1, 32),
+    let float = |at: usize| f32::from_le_bytes(bytes[at..at + 4].try_into().unwrap_or([0; 4]));
+    let (buckets, target, start) = match bytes.get(..8) {
+        Some(magic) if magic == MAGIC && bytes.len() >= 48 => {
+            (long(32) as usize, Some(Target { k: float(40), lambda: float(44) }), 48)
+        }
+        Some(magic) if magic == MAGIC_BUCKETS && bytes.len() >= 40 => (long(32) as usize, None, 40),
+        Some(magic) if magic == MAGIC_ONE_LAYER && bytes.len() >= 32 => (1, None, 32),
         _ => return Err(bad()),
     };
     if buckets != 1 && buckets != plugboard_eval_nnue::network::BUCKETS {
@@ -64,5 +79,6 @@ pub fn load(path: &Path) -> Result<Checkpoint, String> {
         adam: Adam { step: long(24), first, second },
         next_epoch: word(12),
         seed: long(16),
+        target,
     })
 }

@@ -131,19 +131,28 @@ fn run(args: &Args) -> Result<(), String> {
         return Err("too few positions to train on and to hold out".into());
     }
     let fitted = model::fitted_k(&positions.training);
-    let k = match (args.k, fitted) {
-        (Some(k), _) | (None, Some(k)) => k,
-        (None, None) => return Err("no score under 3000 cp to fit --k to; pass --k".into()),
+    let checkpoint_path = args.out.with_extension("ckpt");
+    let resumed =
+        if checkpoint_path.exists() && !args.fresh { Some(checkpoint::load(&checkpoint_path)?) } else { None };
+    // A resumed run keeps the k it started with: the data may have grown since,
+    // and a network half trained on one scale must not go on on another.
+    let k = match (args.k, resumed.as_ref().and_then(|state| state.target), fitted) {
+        (Some(k), _, _) | (None, Some(Target { k, .. }), _) | (None, None, Some(k)) => k,
+        (None, None, None) => return Err("no score under 3000 cp to fit --k to; pass --k".into()),
     };
     let fit = fitted.map_or("none".to_string(), |fit| format!("{fit}"));
     println!("k {k} (the one that best predicts these results from these scores: {fit})");
     let target = Target { lambda: args.lambda, k };
-    let checkpoint_path = args.out.with_extension("ckpt");
-    let mut state = if checkpoint_path.exists() && !args.fresh {
-        let state = checkpoint::load(&checkpoint_path)?;
-        if state.model.hidden != args.hidden || state.model.buckets != args.buckets || state.seed != args.seed {
+    let mut state = if let Some(state) = resumed {
+        let same_target = state.target.is_none_or(|started| started == target);
+        if state.model.hidden != args.hidden
+            || state.model.buckets != args.buckets
+            || state.seed != args.seed
+            || !same_target
+        {
+            let started = state.target.map_or(String::new(), |t| format!(", k {} and λ {}", t.k, t.lambda));
             return Err(format!(
-                "{} is of a run with {} hidden units, {} output layers and seed {}; pass --fresh to start over",
+                "{} is of a run with {} hidden units, {} output layers and seed {}{started}; pass --fresh to start over",
                 checkpoint_path.display(),
                 state.model.hidden,
                 state.model.buckets,
@@ -151,11 +160,11 @@ fn run(args: &Args) -> Result<(), String> {
             ));
         }
         println!("going on from {} at epoch {}", checkpoint_path.display(), state.next_epoch + 1);
-        state
+        Checkpoint { target: Some(target), ..state }
     } else {
         let model = Model::new(args.hidden, args.buckets, &mut SplitMix64(args.seed));
         let adam = Adam::new(model.params.len());
-        Checkpoint { model, adam, next_epoch: 0, seed: args.seed }
+        Checkpoint { model, adam, next_epoch: 0, seed: args.seed, target: Some(target) }
     };
     if let Some(folder) = args.out.parent().filter(|f| !f.as_os_str().is_empty()) {
         std::fs::create_dir_all(folder).map_err(|e| format!("cannot create {}: {e}", folder.display()))?;

@@ -51,7 +51,7 @@ fn sigmoid(x: f32) -> f32 {
 }
 
 /// What the network is taught to predict.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Target {
     /// The score's share; the game's result has the rest.
     pub lambda: f32,

@@ -164,3 +164,24 @@ fn one_seed_gives_one_network_whatever_the_threads_and_a_stopped_run_goes_on() {
     assert_eq!(bytes, std::fs::read(&unbroken).unwrap());
     assert_eq!(Network::from_bytes(&bytes).map(|n| n.buckets()), Ok(8));
 }
+
+/// A stopped run goes on with the k and λ it started with, and refuses others:
+/// the data may have grown meanwhile and fit another k.
+#[test]
+fn a_stopped_run_keeps_its_k() {
+    let folder = tempfile::tempdir().unwrap();
+    let data = folder.path().join("lesson.bin");
+    write_records(&data, &lesson(3_000, 5));
+    let out = folder.path().join("kept.nnue");
+    train(&data, &out, &["--epochs", "1", "--k", "170"]);
+    let refused = Command::new(env!("CARGO_BIN_EXE_plugboard-trainer"))
+        .arg(&data)
+        .args(["--out", out.to_str().unwrap(), "--hidden", "16", "--batch", "256", "--lambda", "1", "--seed", "7"])
+        .args(["--epochs", "2", "--k", "300"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&refused.stderr);
+    assert!(!refused.status.success() && text.contains("k 170") && text.contains("--fresh"), "{text}");
+    let log = train(&data, &out, &["--epochs", "2"]);
+    assert!(log.contains("k 170 ") && log.contains("going on from") && log.contains("epoch 2/2"), "{log}");
+}

@@ -52,7 +52,8 @@ fn write_records(path: &Path, records: &[Record]) {
     std::fs::write(path, bytes).unwrap();
 }
 
-fn train(data: &Path, out: &Path, extra: &[&str]) -> String {
+/// Whether the trainer succeeded, and all it printed.
+fn run_trainer(data: &Path, out: &Path, extra: &[&str]) -> (bool, String) {
     let output = Command::new(env!("CARGO_BIN_EXE_plugboard-trainer"))
         .arg(data)
         .args(["--out", out.to_str().unwrap(), "--hidden", "16", "--batch", "256", "--lambda", "1", "--seed", "7"])
@@ -60,7 +61,12 @@ fn train(data: &Path, out: &Path, extra: &[&str]) -> String {
         .output()
         .expect("the trainer runs");
     let text = String::from_utf8_lossy(&output.stdout).into_owned() + &String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "{text}");
+    (output.status.success(), text)
+}
+
+fn train(data: &Path, out: &Path, extra: &[&str]) -> String {
+    let (succeeded, text) = run_trainer(data, out, extra);
+    assert!(succeeded, "{text}");
     text
 }
 
@@ -131,13 +137,8 @@ fn the_scores_keep_the_labels_scale_whatever_k() {
     let (error, guess) = material_error(&out);
     assert!(error < guess / 3.0, "mean error {error} cp against {guess} cp for a guess of 0");
 
-    let refused = Command::new(env!("CARGO_BIN_EXE_plugboard-trainer"))
-        .arg(&data)
-        .args(["--out", out.to_str().unwrap(), "--k", "0"])
-        .output()
-        .unwrap();
-    assert!(!refused.status.success());
-    assert!(String::from_utf8_lossy(&refused.stderr).contains("--k must be"));
+    let (succeeded, text) = run_trainer(&data, &out, &["--k", "0"]);
+    assert!(!succeeded && text.contains("--k must be"), "{text}");
 }
 
 #[test]
@@ -174,14 +175,8 @@ fn a_stopped_run_keeps_its_k() {
     write_records(&data, &lesson(3_000, 5));
     let out = folder.path().join("kept.nnue");
     train(&data, &out, &["--epochs", "1", "--k", "170"]);
-    let refused = Command::new(env!("CARGO_BIN_EXE_plugboard-trainer"))
-        .arg(&data)
-        .args(["--out", out.to_str().unwrap(), "--hidden", "16", "--batch", "256", "--lambda", "1", "--seed", "7"])
-        .args(["--epochs", "2", "--k", "300"])
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&refused.stderr);
-    assert!(!refused.status.success() && text.contains("k 170") && text.contains("--fresh"), "{text}");
+    let (succeeded, text) = run_trainer(&data, &out, &["--epochs", "2", "--k", "300"]);
+    assert!(!succeeded && text.contains("k 170") && text.contains("--fresh"), "{text}");
     let log = train(&data, &out, &["--epochs", "2"]);
     assert!(log.contains("k 170 ") && log.contains("going on from") && log.contains("epoch 2/2"), "{log}");
 }

@@ -2,7 +2,11 @@
 //! loads and that has learnt what the positions teach, the same network for the
 //! same seed whatever the number of threads, and a stopped run that goes on.
 
-use std::{path::Path, process::Command, sync::Arc};
+use std::{
+    path::{Path, PathBuf},
+    process::Command,
+    sync::Arc,
+};
 
 use plugboard_eval_nnue::{
     Network, NnueEvaluator,
@@ -52,6 +56,14 @@ fn write_records(path: &Path, records: &[Record]) {
     std::fs::write(path, bytes).unwrap();
 }
 
+/// A folder for a test's files, holding `lesson(count, seed)` as a data file.
+fn lesson_file(count: usize, seed: u64) -> (tempfile::TempDir, PathBuf) {
+    let folder = tempfile::tempdir().unwrap();
+    let data = folder.path().join("lesson.bin");
+    write_records(&data, &lesson(count, seed));
+    (folder, data)
+}
+
 /// Whether the trainer succeeded, and all it printed.
 fn run_trainer(data: &Path, out: &Path, extra: &[&str]) -> (bool, String) {
     let output = Command::new(env!("CARGO_BIN_EXE_plugboard-trainer"))
@@ -87,9 +99,7 @@ fn material_error(network: &Path) -> (f64, f64) {
 
 #[test]
 fn a_network_trained_on_material_scores_material() {
-    let folder = tempfile::tempdir().unwrap();
-    let data = folder.path().join("lesson.bin");
-    write_records(&data, &lesson(20_000, 1));
+    let (folder, data) = lesson_file(20_000, 1);
     let out = folder.path().join("material.nnue");
     let log = train(&data, &out, &["--epochs", "12"]);
     assert!(log.contains("held-out loss"), "{log}");
@@ -129,9 +139,7 @@ fn k_is_fitted_to_the_results_when_not_given() {
 /// still be the labels' centipawns, or the search's margins would be off.
 #[test]
 fn the_scores_keep_the_labels_scale_whatever_k() {
-    let folder = tempfile::tempdir().unwrap();
-    let data = folder.path().join("lesson.bin");
-    write_records(&data, &lesson(20_000, 1));
+    let (folder, data) = lesson_file(20_000, 1);
     let out = folder.path().join("steep.nnue");
     train(&data, &out, &["--epochs", "12", "--k", "170"]);
     let (error, guess) = material_error(&out);
@@ -143,9 +151,7 @@ fn the_scores_keep_the_labels_scale_whatever_k() {
 
 #[test]
 fn one_seed_gives_one_network_whatever_the_threads_and_a_stopped_run_goes_on() {
-    let folder = tempfile::tempdir().unwrap();
-    let data = folder.path().join("lesson.bin");
-    write_records(&data, &lesson(3_000, 2));
+    let (folder, data) = lesson_file(3_000, 2);
     let one = folder.path().join("one.nnue");
     let two = folder.path().join("two.nnue");
     train(&data, &one, &["--epochs", "3", "--threads", "1"]);
@@ -170,9 +176,7 @@ fn one_seed_gives_one_network_whatever_the_threads_and_a_stopped_run_goes_on() {
 /// the data may have grown meanwhile and fit another k.
 #[test]
 fn a_stopped_run_keeps_its_k() {
-    let folder = tempfile::tempdir().unwrap();
-    let data = folder.path().join("lesson.bin");
-    write_records(&data, &lesson(3_000, 5));
+    let (folder, data) = lesson_file(3_000, 5);
     let out = folder.path().join("kept.nnue");
     train(&data, &out, &["--epochs", "1", "--k", "170"]);
     let (succeeded, text) = run_trainer(&data, &out, &["--epochs", "2", "--k", "300"]);

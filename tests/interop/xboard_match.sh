@@ -83,7 +83,10 @@ book_delays=$(awk '
 ' "$DEBUG_FILE")
 n_book=$(printf '%s' "$book_delays" | grep -c . || true)
 slowest_book=$(printf '%s\n' "$book_delays" | sort -n | tail -1)
-[ "$n_book" -ge 2 ] || problem "debug file: fewer than 2 book moves from Plugboard ($n_book)"
+# As White, Plugboard's first move is always from the book; how many follow
+# depends on Fairy-Max's random replies (1. d3 left the book at once in one CI
+# run), so only that one is required.
+[ "$n_book" -ge 1 ] || problem "debug file: no book move from Plugboard"
 echo "book moves: $n_book, the slowest ${slowest_book:-?} ms after xboard's last line to Plugboard"
 check_xboard_messages
 

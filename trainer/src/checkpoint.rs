@@ -1,7 +1,7 @@
 //! The trainer's state after each epoch, so a stopped run goes on from where it
 //! was: the parameters, the optimiser's moments, the next epoch, and what the
-//! network is taught to predict. Written to
-//! a new file and renamed over the old one, so a kill leaves one whole checkpoint.
+//! network is taught to predict. Written to a new file and renamed over the old
+//! one, so a kill leaves one whole checkpoint.
 
 use std::path::Path;
 

@@ -1,7 +1,9 @@
 //! The trainer's state after each epoch, so a stopped run goes on from where it
 //! was: the parameters, the optimiser's moments, the next epoch, and what the
-//! network is taught to predict. Written to a new file and renamed over the old
-//! one, so a kill leaves one whole checkpoint.
+//! network is taught to predict. The last is passed beside the state, not kept
+//! in it, because checkpoints from before it was written load without one.
+//! Written to a new file and renamed over the old one, so a kill leaves one
+//! whole checkpoint.
 
 use std::path::Path;
 
@@ -22,11 +24,9 @@ pub struct Checkpoint {
     pub adam: Adam,
     pub next_epoch: u32,
     pub seed: u64,
-    /// `None` in checkpoints written before the target was kept.
-    pub target: Option<Target>,
 }
 
-pub fn save(path: &Path, checkpoint: &Checkpoint) -> Result<(), String> {
+pub fn save(path: &Path, checkpoint: &Checkpoint, target: Target) -> Result<(), String> {
     let mut bytes = Vec::new();
     bytes.extend_from_slice(MAGIC);
     bytes.extend_from_slice(&(checkpoint.model.hidden as u32).to_le_bytes());
@@ -34,7 +34,6 @@ pub fn save(path: &Path, checkpoint: &Checkpoint) -> Result<(), String> {
     bytes.extend_from_slice(&checkpoint.seed.to_le_bytes());
     bytes.extend_from_slice(&checkpoint.adam.step.to_le_bytes());
     bytes.extend_from_slice(&(checkpoint.model.buckets as u64).to_le_bytes());
-    let target = checkpoint.target.ok_or("a checkpoint is written with its target")?;
     bytes.extend_from_slice(&target.k.to_le_bytes());
     bytes.extend_from_slice(&target.lambda.to_le_bytes());
     for values in [&checkpoint.model.params, &checkpoint.adam.first, &checkpoint.adam.second] {
@@ -48,7 +47,9 @@ pub fn save(path: &Path, checkpoint: &Checkpoint) -> Result<(), String> {
         .map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
-pub fn load(path: &Path) -> Result<Checkpoint, String> {
+/// The checkpoint, and the target its run started with (`None` in checkpoints
+/// written before the target was kept).
+pub fn load(path: &Path) -> Result<(Checkpoint, Option<Target>), String> {
     let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let bad = || format!("{} is not a whole trainer checkpoint", path.display());
     let word = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap_or([0; 4]));
@@ -74,11 +75,11 @@ pub fn load(path: &Path) -> Result<Checkpoint, String> {
     let params: Vec<f32> = floats.by_ref().take(count).collect();
     let first: Vec<f32> = floats.by_ref().take(count).collect();
     let second: Vec<f32> = floats.collect();
-    Ok(Checkpoint {
+    let checkpoint = Checkpoint {
         model: Model { hidden, buckets, params },
         adam: Adam { step: long(24), first, second },
         next_epoch: word(12),
         seed: long(16),
-        target,
-    })
+    };
+    Ok((checkpoint, target))
 }

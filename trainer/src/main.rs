@@ -136,21 +136,21 @@ fn run(args: &Args) -> Result<(), String> {
         if checkpoint_path.exists() && !args.fresh { Some(checkpoint::load(&checkpoint_path)?) } else { None };
     // A resumed run keeps the k it started with: the data may have grown since,
     // and a network half trained on one scale must not go on on another.
-    let k = match (args.k, resumed.as_ref().and_then(|state| state.target), fitted) {
+    let k = match (args.k, resumed.as_ref().and_then(|(_, started)| *started), fitted) {
         (Some(k), _, _) | (None, Some(Target { k, .. }), _) | (None, None, Some(k)) => k,
         (None, None, None) => return Err("no score under 3000 cp to fit --k to; pass --k".into()),
     };
     let fit = fitted.map_or("none".to_string(), |fit| format!("{fit}"));
     println!("k {k} (the one that best predicts these results from these scores: {fit})");
     let target = Target { lambda: args.lambda, k };
-    let mut state = if let Some(state) = resumed {
-        let same_target = state.target.is_none_or(|started| started == target);
+    let mut state = if let Some((state, started)) = resumed {
+        let same_target = started.is_none_or(|recorded| recorded == target);
         if state.model.hidden != args.hidden
             || state.model.buckets != args.buckets
             || state.seed != args.seed
             || !same_target
         {
-            let started = state.target.map_or(String::new(), |t| format!(", k {} and λ {}", t.k, t.lambda));
+            let started = started.map_or(String::new(), |t| format!(", k {} and λ {}", t.k, t.lambda));
             return Err(format!(
                 "{} is of a run with {} hidden units, {} output layers and seed {}{started}; pass --fresh to start over",
                 checkpoint_path.display(),
@@ -160,11 +160,11 @@ fn run(args: &Args) -> Result<(), String> {
             ));
         }
         println!("going on from {} at epoch {}", checkpoint_path.display(), state.next_epoch + 1);
-        Checkpoint { target: Some(target), ..state }
+        state
     } else {
         let model = Model::new(args.hidden, args.buckets, &mut SplitMix64(args.seed));
         let adam = Adam::new(model.params.len());
-        Checkpoint { model, adam, next_epoch: 0, seed: args.seed, target: Some(target) }
+        Checkpoint { model, adam, next_epoch: 0, seed: args.seed }
     };
     if let Some(folder) = args.out.parent().filter(|f| !f.as_os_str().is_empty()) {
         std::fs::create_dir_all(folder).map_err(|e| format!("cannot create {}: {e}", folder.display()))?;
@@ -202,7 +202,7 @@ fn run(args: &Args) -> Result<(), String> {
         let network = state.model.quantise()?;
         std::fs::write(&args.out, network.to_bytes())
             .map_err(|e| format!("cannot write {}: {e}", args.out.display()))?;
-        checkpoint::save(&checkpoint_path, &state)?;
+        checkpoint::save(&checkpoint_path, &state, target)?;
         println!(
             "epoch {}/{}: training loss {:.6}, held-out loss {held_out:.6}, rate {rate:.2e}, {:.0} positions/s, {seconds:.1} s",
             epoch + 1,

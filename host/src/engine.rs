@@ -18,10 +18,8 @@ use crate::{
     event::Event,
     logging::Logging,
     plugins::PluginHost,
-    protocol::{
-        Session,
-        reply::{QUOTED_CHARS, Reply, quote},
-    },
+    protocol::{Session, reply::Reply},
+    quote::{QUOTED_CHARS, quote},
 };
 
 /// How long the plugin scan at start-up may take before a GUI that has asked
@@ -33,6 +31,8 @@ pub const SCAN_BEFORE_DONE0: Duration = Duration::from_millis(200);
 /// options from the command line (`NAME`, `VALUE`), applied after the saved
 /// settings.
 pub fn run(mut plugins: PluginHost, logging: Logging, kept_log_files: usize, startup: Vec<(String, String)>) {
+    // This thread answers the GUI: it must not wait behind the search threads.
+    crate::scheduling::prefer_latency();
     let (inbox, events) = mpsc::channel();
     // Before the scan, which examines unknown files and may take seconds: `quit`,
     // the end of input and SIGTERM end the process meanwhile too.
@@ -210,6 +210,7 @@ pub const MAX_LINE_BYTES: usize = 64 * 1024;
 
 fn spawn_reader(inbox: Sender<Event>) {
     let spawned = thread::Builder::new().name("stdin".into()).spawn(move || {
+        crate::scheduling::prefer_latency();
         let stdin = io::stdin();
         let mut splitter = LineSplitter::default();
         let mut chunk = [0u8; 8192];

@@ -16,9 +16,9 @@ use std::{
 use crate::logging::Logging;
 
 /// How long the orderly way out has before the watchdog takes over.
-pub const GRACE: Duration = Duration::from_millis(600);
+pub const GRACE: Duration = Duration::from_millis(500);
 /// How long the watchdog waits for the log to flush.
-const FLUSH_GRACE: Duration = Duration::from_millis(250);
+const FLUSH_GRACE: Duration = Duration::from_millis(200);
 
 static LOGGING: OnceLock<Logging> = OnceLock::new();
 static ARMED: AtomicBool = AtomicBool::new(false);
@@ -28,12 +28,19 @@ pub fn register_logging(logging: &Logging) {
     let _ = LOGGING.set(logging.clone());
 }
 
-/// The engine was told to end: if it has not ended after [`GRACE`], it ends anyway.
+/// The engine was told to end: every search stops now, and if the engine has
+/// not ended after [`GRACE`], it ends anyway.
 pub fn arm(why: &'static str) {
     if ARMED.swap(true, Ordering::SeqCst) {
         return;
     }
+    // At once, from this thread: the search threads (hundreds, with `cores
+    // 256`) would otherwise keep every core busy until the thread that answers
+    // the GUI got one to stop them, and each step of the way out waits its turn
+    // behind all of them.
+    crate::search::stop_all();
     let spawned = thread::Builder::new().name("exit-watchdog".into()).spawn(move || {
+        crate::scheduling::prefer_latency();
         thread::sleep(GRACE);
         tracing::error!(why, "the engine did not end in time after being told to; ending it now");
         finish();
@@ -54,6 +61,7 @@ pub fn finish() {
         let logging = logging.clone();
         let (done, flushed) = std::sync::mpsc::channel();
         let _ = thread::Builder::new().name("log-flush".into()).spawn(move || {
+            crate::scheduling::prefer_latency();
             logging.shutdown();
             let _ = done.send(());
         });

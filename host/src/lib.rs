@@ -27,6 +27,8 @@ pub mod logging;
 pub mod perft;
 pub mod plugins;
 pub mod protocol;
+pub mod quote;
+pub mod scheduling;
 pub mod search;
 pub mod settings;
 pub mod signals;

@@ -8,7 +8,7 @@ use plugboard::{
     bench, book, datagen, engine,
     logging::{LogTarget, Logging},
     perft,
-    plugins::{Kind, PluginHost, Target},
+    plugins::{Kind, Origin, PluginHost, Target},
 };
 
 #[derive(Parser)]
@@ -157,6 +157,16 @@ fn choose_plugins(
     plugins.scan();
     for (kind, name) in [(Kind::Search, search), (Kind::Eval, eval)] {
         if let Some(name) = name {
+            // The engine refuses an unknown name as the option's value; a tool
+            // must not measure or make data with another plugin than asked for.
+            let names = plugins.registry().names(kind);
+            if !names.iter().any(|known| known == name) {
+                return Err(fail(format!(
+                    "{} has no choice named {name} (the choices: {})",
+                    kind.option_name(),
+                    names.join(", ")
+                )));
+            }
             plugins.set(&Target::Selection(kind), name.to_owned(), true).map_err(fail)?;
         }
     }
@@ -181,16 +191,37 @@ fn list_plugins(plugins: &PluginHost) -> String {
         plugboard_plugin_api::API_VERSION,
         plugboard_plugin_api::API_COMPATIBLE
     );
-    for plugin in plugins.registry().plugins() {
-        let state = match &plugin.disabled {
-            Some(why) => format!(" (disabled: {why})"),
-            None => String::new(),
-        };
-        text +=
-            &format!("{:<10} {:<14} {:<8} {}{state}\n", plugin.kind, plugin.name(), plugin.info.version, plugin.origin);
+    for folder in plugins.folders() {
+        let which = if folder.only_ours { " (only libraries named libplugboard_*)" } else { "" };
+        text += &format!("folder     {}{which}\n", folder.path.display());
     }
-    for refusal in plugins.registry().refused() {
+    let registry = plugins.registry();
+    for plugin in registry.plugins() {
+        let mut notes = Vec::new();
+        if plugin.disabled.is_none() && std::ptr::eq(plugins.selected(plugin.kind), plugin) {
+            notes.push("chosen".to_owned());
+        }
+        // The same plugin as a file and built in: the file is the one used.
+        let file_twin = registry.resolve(plugin.kind, plugin.name()).filter(|used| !std::ptr::eq(*used, plugin));
+        match (&plugin.origin, file_twin) {
+            (Origin::Builtin, Some(used)) => notes.push(format!("not used: the file {} is", used.origin)),
+            (Origin::File(_), _) if registry.plugins().iter().any(|p| p.is_twin_builtin_of(plugin)) => {
+                notes.push("used instead of the built-in copy".to_owned());
+            }
+            _ => {}
+        }
+        if let Some(why) = &plugin.disabled {
+            notes.push(format!("disabled: {why}"));
+        }
+        let notes = if notes.is_empty() { String::new() } else { format!(" ({})", notes.join("; ")) };
+        text +=
+            &format!("{:<10} {:<14} {:<8} {}{notes}\n", plugin.kind, plugin.name(), plugin.info.version, plugin.origin);
+    }
+    for refusal in registry.refused() {
         text += &format!("refused    {}: {}\n", refusal.path.display(), refusal.reason);
+    }
+    for misplaced in registry.misplaced() {
+        text += &format!("not loaded {}: {}\n", misplaced.path.display(), misplaced.reason);
     }
     text
 }

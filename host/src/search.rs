@@ -4,7 +4,7 @@
 
 use std::{
     sync::{
-        Arc, Mutex,
+        Arc, Mutex, PoisonError, Weak,
         atomic::{AtomicBool, AtomicU64, Ordering},
         mpsc::Sender,
     },
@@ -35,6 +35,16 @@ pub const STOP_GRACE: Duration = Duration::from_millis(30);
 pub const HUNG_AFTER: Duration = Duration::from_secs(1);
 /// How often the watcher looks at the clock.
 const WATCH_INTERVAL: Duration = Duration::from_millis(2);
+
+/// Every search of this process that may still be running. A new search waits
+/// for those stopped before it to return, so that two never hold their tables
+/// at once (a ponder miss would otherwise have the old search's hash and the
+/// new one's alive together, beyond what `memory` allows); and the ways out
+/// stop them all at once, so that the threads of a search do not crowd out
+/// the few that end the process.
+static LIVE: Mutex<Vec<Weak<Shared>>> = Mutex::new(Vec::new());
+/// How often a new search looks whether the ones before it have returned.
+const PREDECESSOR_POLL: Duration = Duration::from_micros(500);
 
 /// What to search, in owned form.
 pub struct SearchSpec {
@@ -156,9 +166,14 @@ impl SearchJob {
             cpu_soft_ms: AtomicU64::new(soft_ms),
             cpu_hard_ms: AtomicU64::new(hard_ms),
         });
+        let predecessors = enlist(&shared);
         let worker_shared = Arc::clone(&shared);
         let worker_inbox = inbox.clone();
         let spawned = thread::Builder::new().name(format!("search-{id}")).spawn(move || {
+            // The plugin's own threads start from this one and keep what it asks for.
+            crate::scheduling::prefer_throughput();
+            wait_for_predecessors(id, &predecessors);
+            drop(predecessors);
             let outcome = run(&spec, &worker_shared.control, id, &worker_inbox);
             worker_shared.finished.store(true, Ordering::Release);
             let _ = worker_inbox.send(Event::Finished { job: id, outcome });
@@ -170,7 +185,11 @@ impl SearchJob {
             return SearchJob { id, shared };
         }
         let watcher_shared = Arc::clone(&shared);
-        let _ = thread::Builder::new().name(format!("watch-{id}")).spawn(move || watch(id, &watcher_shared, &inbox));
+        let _ = thread::Builder::new().name(format!("watch-{id}")).spawn(move || {
+            // It raises the stop flag at the hard deadline: late, it would lose on time.
+            crate::scheduling::prefer_latency();
+            watch(id, &watcher_shared, &inbox);
+        });
         SearchJob { id, shared }
     }
 
@@ -238,6 +257,43 @@ pub struct ThreadLauncher {
 impl Launcher for ThreadLauncher {
     fn launch(&mut self, id: u64, spec: SearchSpec) -> Box<dyn Job> {
         Box::new(SearchJob::start(id, spec, self.inbox.clone()))
+    }
+}
+
+/// Stops every search of the process (and lets a paused one see it): the
+/// engine is ending.
+pub fn stop_all() {
+    let live = LIVE.lock().unwrap_or_else(PoisonError::into_inner);
+    for shared in live.iter().filter_map(Weak::upgrade) {
+        shared.control.request_stop();
+        shared.control.paused.store(false, Ordering::Relaxed);
+    }
+}
+
+/// Adds `shared` to the live searches; returns those still running, which were
+/// all stopped before this one was started.
+fn enlist(shared: &Arc<Shared>) -> Vec<Arc<Shared>> {
+    let mut live = LIVE.lock().unwrap_or_else(PoisonError::into_inner);
+    live.retain(|weak| weak.upgrade().is_some_and(|other| !other.finished.load(Ordering::Acquire)));
+    let running = live.iter().filter_map(Weak::upgrade).collect();
+    live.push(Arc::downgrade(shared));
+    running
+}
+
+/// Waits until the searches stopped before this one have returned, at most
+/// [`HUNG_AFTER`]: one that ignores its stop flag is left to run, and this
+/// search, on the clock already, goes ahead.
+fn wait_for_predecessors(id: u64, predecessors: &[Arc<Shared>]) {
+    let started = Instant::now();
+    while predecessors.iter().any(|other| !other.finished.load(Ordering::Acquire)) {
+        if started.elapsed() >= HUNG_AFTER {
+            tracing::warn!(job = id, "a search stopped before this one has not returned; starting anyway");
+            return;
+        }
+        thread::sleep(PREDECESSOR_POLL);
+    }
+    if !predecessors.is_empty() {
+        tracing::debug!(job = id, waited_us = started.elapsed().as_micros() as u64, "the searches before returned");
     }
 }
 

@@ -20,12 +20,13 @@ pub fn install(inbox: Sender<Event>) {
         }
     };
     let _ = std::thread::Builder::new().name("signals".into()).spawn(move || {
+        crate::scheduling::prefer_latency();
         for signal in signals.forever() {
             let event = if signal == SIGTERM { Event::Terminate } else { Event::Interrupt };
-            tracing::info!(signal, "signal received");
             if signal == SIGTERM {
                 crate::exit::arm("SIGTERM");
             }
+            tracing::info!(signal, "signal received");
             if inbox.send(event).is_err() {
                 return;
             }

@@ -282,3 +282,41 @@ fn bad_input_is_refused_with_a_message() {
     let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
     assert!(left.iter().all(|name| !name.to_string_lossy().ends_with(".partial")), "{left:?}");
 }
+
+#[test]
+fn the_games_and_files_that_are_no_books_are_never_written_over() {
+    let dir = tempfile::tempdir().unwrap();
+    let games = dir.path().join("games.pgn");
+    std::fs::write(&games, GAMES).unwrap();
+    let notes = dir.path().join("notes.txt");
+    // 32 bytes, a whole number of entries, but no book.
+    std::fs::write(&notes, "my notes, not to be lost at all!").unwrap();
+    let run = |output: &std::path::Path| {
+        Command::new(common::binary())
+            .args(["book", "make", "--min-games", "1"])
+            .arg(&games)
+            .arg("-o")
+            .arg(output)
+            .output()
+            .expect("plugboard runs")
+    };
+    let same_file_named_otherwise = dir.path().join(".").join("games.pgn");
+    for (output, why) in [
+        (games.clone(), "is the games to read"),
+        (same_file_named_otherwise, "is the games to read"),
+        (notes.clone(), "is not a Polyglot book"),
+    ] {
+        let made = run(&output);
+        let said = String::from_utf8_lossy(&made.stderr);
+        assert!(!made.status.success(), "{} was written over", output.display());
+        assert!(said.contains(why), "{said}");
+    }
+    assert_eq!(std::fs::read_to_string(&games).unwrap(), GAMES);
+    assert_eq!(std::fs::read_to_string(&notes).unwrap(), "my notes, not to be lost at all!");
+    // A book is made anew over the book of an earlier run.
+    let book = dir.path().join("book.bin");
+    assert!(run(&book).status.success());
+    let first = std::fs::read(&book).unwrap();
+    assert!(run(&book).status.success());
+    assert_eq!(std::fs::read(&book).unwrap(), first);
+}

@@ -96,3 +96,49 @@ fn the_log_names_the_file_of_every_plugin() {
     assert!(!logged("plugin loaded", "material"), "material was loaded though nobody chose it:\n{text}");
     assert!(text.contains("< protover 2") && text.contains("> feature done=1"), "protocol lines missing");
 }
+
+#[test]
+fn the_tools_refuse_plugin_names_they_do_not_know() {
+    let out = tempfile::tempdir().unwrap();
+    let data = out.path().join("data");
+    for (args, name) in [
+        (vec!["--search", "nope", "bench", "--depth", "1"], "Search has no choice named nope"),
+        (vec!["--eval", "nnu", "bench", "--depth", "1"], "Evaluation has no choice named nnu"),
+        (
+            vec!["--eval", "nnu", "datagen", "--positions", "1", "--out", data.to_str().unwrap()],
+            "Evaluation has no choice named nnu",
+        ),
+    ] {
+        let output = run(&args);
+        let said = String::from_utf8_lossy(&output.stderr);
+        assert!(!output.status.success(), "{args:?} ran with another plugin:\n{}", stdout(&output));
+        assert!(said.contains(name) && said.contains("alphabeta") == (name.starts_with("Search")), "{said}");
+        assert!(!stdout(&output).contains("Nodes searched"), "{args:?} measured something");
+    }
+    assert!(!data.exists(), "datagen wrote data with an evaluation nobody chose");
+}
+
+#[test]
+fn a_refused_command_line_option_is_told_once_on_each_channel() {
+    let home = tempfile::tempdir().unwrap();
+    let mut engine =
+        Engine::start_with_env(home, None, &["--eval", "nnue", "--option", "EvalFile=/nonexistent/net.nnue"], &[]);
+    engine.handshake();
+    // Told once the GUI listens, after the features.
+    let said = engine.sync(1);
+    let told: Vec<&String> = said.iter().filter(|l| l.starts_with("tellusererror")).collect();
+    assert_eq!(told.len(), 1, "{said:?}");
+    assert!(told[0].starts_with("tellusererror Command line: cannot use /nonexistent/net.nnue"), "{}", told[0]);
+    assert_eq!(told[0].matches("tellusererror").count(), 1, "{}", told[0]);
+    // stderr, where a terminal user reads it.
+    let output = Command::new(binary())
+        .args(["--eval", "nnue", "--option", "EvalFile=/nonexistent/net.nnue"])
+        .env("HOME", tempfile::tempdir().unwrap().path())
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("plugboard runs");
+    let said = String::from_utf8_lossy(&output.stderr);
+    let line = said.lines().find(|l| l.contains("/nonexistent/net.nnue")).unwrap_or_else(|| panic!("{said}"));
+    assert!(line.starts_with("plugboard: cannot use /nonexistent/net.nnue"), "{line}");
+    assert!(!line.contains("tellusererror"), "{line}");
+}

@@ -99,3 +99,48 @@ fn any_other_first_line_keeps_cecp() {
     let said = engine.read_until(|line| line.starts_with("Error"));
     assert_eq!(said.last().map(String::as_str), Some("Error (unknown command): cxboard 1"), "{said:?}");
 }
+
+#[test]
+fn score_is_answered_even_when_the_next_command_follows_at_once() {
+    let mut engine = greeted();
+    for round in 0..10 {
+        // `score`, then at once a `go` on the same position: both are answered.
+        engine.send("position startpos");
+        engine.send("score");
+        engine.send("go depth 1");
+        let said = engine.read_until(|line| line.starts_with("bestmove"));
+        assert!(
+            said.iter().any(|line| line.starts_with("info score ")),
+            "round {round}: no score before the best move: {said:?}"
+        );
+        // `score`, then at once another position: the GUI is told there is none
+        // for the old one rather than left waiting, or it gets the score.
+        engine.send("score");
+        engine.send("position startpos moves h2e2");
+        engine.send("go depth 1");
+        let said = engine.read_until(|line| line.starts_with("bestmove"));
+        assert!(
+            said.iter().any(|line| line.starts_with("info score ") || line.starts_with("info string No score")),
+            "round {round}: the score of the first position was lost: {said:?}"
+        );
+    }
+}
+
+#[test]
+fn go_limits_that_would_never_end_a_search_are_refused() {
+    let mut engine = greeted();
+    engine.send("position startpos");
+    for limit in ["nodes", "depth", "mate", "movestogo"] {
+        for value in ["0", "-1", "99999999999999999999"] {
+            let command = format!("go {limit} {value}");
+            engine.send(&command);
+            engine.send("isready");
+            let said = engine.read_until(|line| line == "readyok");
+            assert_eq!(said, [format!("Error (bad parameter): {command}"), "readyok".to_owned()], "{command}");
+        }
+    }
+    // The engine is not searching: a real limit is answered in good time.
+    engine.send("go nodes 1000");
+    let said = engine.read_until(|line| line.starts_with("bestmove"));
+    assert!(said.last().is_some_and(|line| line != "bestmove (none)"), "{said:?}");
+}

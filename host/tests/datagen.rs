@@ -65,3 +65,91 @@ fn self_play_positions_are_written_and_a_second_run_goes_on_after_the_first() {
     let last_of_first = first.last().unwrap().game;
     assert!(both[first.len()..].iter().all(|r| r.game > last_of_first), "new games, not the first run's again");
 }
+
+/// Runs `plugboard datagen` with `args` and the output folder `out`, killing it
+/// if it has not ended within `patience`: its exit status (`None` when killed)
+/// and what it printed on both channels.
+fn datagen_within(out: &std::path::Path, args: &[&str], patience: std::time::Duration) -> (Option<i32>, String) {
+    let home = tempfile::tempdir().unwrap();
+    let mut child = Command::new(common::binary())
+        .env("HOME", home.path())
+        .args(["--log-file", home.path().join("log").to_str().unwrap(), "datagen", "--out"])
+        .arg(out)
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("plugboard runs");
+    let deadline = std::time::Instant::now() + patience;
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status.code();
+        }
+        if std::time::Instant::now() >= deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    let output = child.wait_with_output().unwrap();
+    (status, String::from_utf8_lossy(&output.stdout).into_owned() + &String::from_utf8_lossy(&output.stderr))
+}
+
+#[test]
+fn arguments_that_would_never_end_are_refused_before_any_work() {
+    for args in [
+        &["--nodes", "0", "--positions", "10"][..],
+        &["--random-plies", "4294967295", "--positions", "10"],
+        &["--book-plies", "4294967295", "--positions", "10"],
+        &["--positions", "0"],
+        &["--hash", "0", "--positions", "10"],
+        &["--nodes", "18446744073709551615", "--positions", "10"],
+    ] {
+        let out = tempfile::tempdir().unwrap();
+        let (status, text) = datagen_within(out.path(), args, std::time::Duration::from_secs(20));
+        assert!(status.is_some_and(|code| code != 0), "{args:?} was not refused (status {status:?}):\n{text}");
+        assert!(text.contains("invalid value"), "{args:?}: {text}");
+        assert_eq!(std::fs::read_dir(out.path()).unwrap().count(), 0, "{args:?} wrote something");
+    }
+}
+
+#[test]
+fn random_openings_end_when_the_game_does() {
+    // As many random plies as may be asked: the games that end among them are
+    // played no further, and the run ends with its positions.
+    let out = tempfile::tempdir().unwrap();
+    let (status, text) = datagen_within(
+        out.path(),
+        &["--positions", "40", "--nodes", "200", "--random-plies", "100", "--seed", "3"],
+        std::time::Duration::from_secs(120),
+    );
+    assert_eq!(status, Some(0), "{text}");
+    assert!(records(&out.path().join("worker-0.bin")).len() >= 40, "{text}");
+}
+
+#[test]
+fn a_file_that_is_not_the_workers_own_is_left_untouched() {
+    let other_data: Vec<u8> = (0..1000u32).map(|n| (n.wrapping_mul(2_654_435_761) >> 13) as u8).collect();
+    for (name, bytes) in [("random", other_data.clone()), ("zeros", vec![0u8; 1000]), ("short", vec![7u8; 20])] {
+        let out = tempfile::tempdir().unwrap();
+        let foreign = out.path().join("worker-0.bin");
+        std::fs::write(&foreign, &bytes).unwrap();
+        let (status, text) =
+            datagen_within(out.path(), &["--positions", "10", "--nodes", "200"], std::time::Duration::from_secs(60));
+        assert_eq!(status, Some(1), "{name}: {text}");
+        assert!(text.contains("is not a file of positions; it was left as it is"), "{name}: {text}");
+        assert_eq!(std::fs::read(&foreign).unwrap(), bytes, "{name}: the file was changed");
+    }
+    // With several workers, one file not its own stops them all before any starts.
+    let out = tempfile::tempdir().unwrap();
+    std::fs::write(out.path().join("worker-1.bin"), &other_data).unwrap();
+    let (status, text) = datagen_within(
+        out.path(),
+        &["--workers", "2", "--positions", "10", "--nodes", "200"],
+        std::time::Duration::from_secs(60),
+    );
+    assert_eq!(status, Some(1), "{text}");
+    assert!(!out.path().join("worker-0.bin").exists(), "worker 0 started: {text}");
+    assert_eq!(std::fs::read(out.path().join("worker-1.bin")).unwrap(), other_data);
+}

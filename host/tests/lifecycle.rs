@@ -137,3 +137,81 @@ fn the_end_of_input_exits_0_with_the_log_flushed() {
     let log = log_text(dir.path());
     assert!(log.contains("> pong 9") && log.contains("plugboard exiting"), "{log}");
 }
+
+/// Pins every thread of the engine to one core of those this test may use,
+/// and so every thread it starts later: a search of 256 threads then crowds
+/// that core as it would a small machine, whatever machine runs the test.
+fn pin_to_one_core(engine: &Engine) {
+    // SAFETY: cpu_set_t is plain data, zeroes are an empty set, and
+    // sched_getaffinity fills it for this process.
+    let mut ours: libc::cpu_set_t = unsafe { std::mem::zeroed() };
+    // SAFETY: as above; the size is the set's own.
+    assert_eq!(unsafe { libc::sched_getaffinity(0, size_of::<libc::cpu_set_t>(), &raw mut ours) }, 0);
+    // SAFETY: CPU_ISSET reads the set.
+    let core = (0..libc::CPU_SETSIZE as usize).find(|&cpu| unsafe { libc::CPU_ISSET(cpu, &ours) }).unwrap();
+    // SAFETY: as above.
+    let mut one: libc::cpu_set_t = unsafe { std::mem::zeroed() };
+    // SAFETY: CPU_SET writes the set, core is within it.
+    unsafe { libc::CPU_SET(core, &mut one) };
+    for task in fs::read_dir(format!("/proc/{}/task", engine.pid())).unwrap() {
+        let tid: libc::pid_t = task.unwrap().file_name().to_string_lossy().parse().unwrap();
+        // SAFETY: the set is valid; a thread that ended meanwhile only fails the call.
+        unsafe { libc::sched_setaffinity(tid, size_of::<libc::cpu_set_t>(), &one) };
+    }
+}
+
+/// How the engine is told to end.
+#[derive(Clone, Copy, Debug)]
+enum WayOut {
+    Sigterm,
+    Quit,
+    EndOfInput,
+}
+
+/// Starts a search with 256 threads on one core, in the protocol of `cxboard`
+/// or CECP, ends the engine `way_out`, and returns how long that took; panics
+/// if it did not end with status 0 within the deadline.
+fn end_a_crowded_search(cxboard: bool, way_out: WayOut) -> Duration {
+    let mut engine = Engine::start(None);
+    if cxboard {
+        engine.send("cxboard 1");
+        engine.read_until(|l| l == "cxboardok");
+        pin_to_one_core(&engine);
+        engine.send("setoption name Threads value 256");
+        engine.send("position startpos");
+        engine.send("go infinite");
+    } else {
+        engine.handshake();
+        pin_to_one_core(&engine);
+        engine.send("cores 256");
+        engine.send("new");
+        engine.send("st 30");
+        engine.send("go");
+    }
+    // As the command did: the helpers are being started, or searching.
+    thread::sleep(Duration::from_millis(700));
+    let told = Instant::now();
+    match way_out {
+        WayOut::Sigterm => signal(&engine, libc::SIGTERM),
+        WayOut::Quit => engine.send("quit"),
+        WayOut::EndOfInput => engine.close_input(),
+    }
+    let status = engine.wait_exit(EXIT_DEADLINE);
+    let took = told.elapsed();
+    assert!(
+        status.is_some_and(|s| s.success()),
+        "{way_out:?} ({}) with 256 search threads on one core: status {status:?} after {took:?}",
+        if cxboard { "cxboard" } else { "CECP" }
+    );
+    took
+}
+
+#[test]
+fn hundreds_of_search_threads_on_one_core_still_end_within_a_second() {
+    let mut worst = Duration::ZERO;
+    for round in 0..20 {
+        let way_out = [WayOut::Sigterm, WayOut::Sigterm, WayOut::Quit, WayOut::EndOfInput][round % 4];
+        worst = worst.max(end_a_crowded_search(round % 3 == 2, way_out));
+    }
+    eprintln!("the slowest of 20 ends took {worst:?}");
+}

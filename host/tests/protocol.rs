@@ -512,3 +512,30 @@ fn a_plugin_option_named_as_a_host_option_is_shown_apart_and_reaches_the_plugin(
     engine.send("exit");
     engine.sync(3);
 }
+
+#[test]
+fn a_position_of_tens_of_thousands_of_characters_is_quoted_short() {
+    let long_board = "r".repeat(60_000);
+    let mut engine = Engine::start(None);
+    engine.handshake();
+    for variant in ["normal", "xiangqi"] {
+        engine.send(&format!("variant {variant}"));
+        engine.send(&format!("setboard {long_board} w - - 0 1"));
+        let said = engine.sync(1);
+        let told = said.iter().find(|l| l.starts_with("tellusererror Illegal position")).unwrap_or_else(|| {
+            panic!(
+                "{variant}: no error for the position: {:?}",
+                said.iter().map(|l| &l[..l.len().min(80)]).collect::<Vec<_>>()
+            )
+        });
+        // A dialog of a few lines, as for every other error; how long the
+        // position was is said instead.
+        assert!(told.len() <= 400, "{variant}: a {}-character line", told.len());
+        assert!(told.contains("bytes in all"), "{variant}: {told}");
+    }
+    // The engine carries on with a position it can read.
+    engine.send("new");
+    engine.send("st 0.2");
+    engine.send("go");
+    engine.expect_move();
+}

@@ -67,6 +67,10 @@ pub fn run(args: &MakeArgs) -> ExitCode {
             _ => None,
         },
     };
+    if let Err(why) = check_output(&args.games, &args.output) {
+        eprintln!("plugboard book make: {why}");
+        return ExitCode::FAILURE;
+    }
     let started = Instant::now();
     let file = match std::fs::File::open(&args.games) {
         Ok(file) => file,
@@ -114,6 +118,59 @@ pub fn run(args: &MakeArgs) -> ExitCode {
         report.games_read as f64 / seconds.max(1e-9),
     );
     ExitCode::SUCCESS
+}
+
+/// Refuses, before anything is read or written, an output that is the games
+/// themselves or a file that is not a Polyglot book: the book replaces it.
+fn check_output(games: &Path, output: &Path) -> Result<(), String> {
+    let existing = match std::fs::metadata(output) {
+        Ok(meta) => meta,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(format!("cannot look at {}: {e}", output.display())),
+    };
+    if let Ok(input) = std::fs::metadata(games)
+        && is_same_file(&input, &existing)
+    {
+        return Err(format!("{} is the games to read; the book must go to another file", output.display()));
+    }
+    if !existing.is_file() {
+        return Err(format!("{} is not a regular file; the book must go to a file", output.display()));
+    }
+    if existing.len() > 0 && !looks_like_a_book(output) {
+        return Err(format!(
+            "{} exists and is not a Polyglot book; it was left as it is (remove it or choose another name)",
+            output.display()
+        ));
+    }
+    Ok(())
+}
+
+#[cfg(unix)]
+fn is_same_file(a: &std::fs::Metadata, b: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    a.dev() == b.dev() && a.ino() == b.ino()
+}
+
+#[cfg(not(unix))]
+fn is_same_file(a: &std::fs::Metadata, b: &std::fs::Metadata) -> bool {
+    a.len() == b.len() && a.modified().ok() == b.modified().ok()
+}
+
+/// Whole entries, sorted by key, with moves a Polyglot book can hold, as far
+/// as the first entries show: text or other data seldom passes.
+fn looks_like_a_book(path: &Path) -> bool {
+    const LOOKED_AT: u64 = 4096;
+    let Ok(meta) = std::fs::metadata(path) else { return false };
+    if !meta.len().is_multiple_of(polyglot::ENTRY_SIZE as u64) {
+        return false;
+    }
+    let Ok(file) = std::fs::File::open(path) else { return false };
+    let mut bytes = Vec::new();
+    if file.take(LOOKED_AT * polyglot::ENTRY_SIZE as u64).read_to_end(&mut bytes).is_err() {
+        return false;
+    }
+    let entries: Vec<Entry> = bytes.as_chunks::<{ polyglot::ENTRY_SIZE }>().0.iter().map(Entry::from_bytes).collect();
+    entries.is_sorted_by_key(|e| e.key) && entries.iter().all(|e| e.raw_move >> 12 <= 4)
 }
 
 /// Polyglot halves a position's statistics when a count reaches this.

@@ -35,8 +35,9 @@ pub(super) struct Answering {
     request: Option<Request>,
     /// The latest score of a search for our move or an answer, and the position it scores.
     scored: Option<(PluginPosition, Score)>,
-    /// `score` was asked while a search ran that had not scored the position yet.
-    score_wanted: bool,
+    /// The position `score` was asked for, while no search had scored it yet:
+    /// the next line of a search of it answers.
+    score_wanted: Option<PluginPosition>,
     /// The GUI has no word for resigning: the engine plays on.
     never_resign: bool,
 }
@@ -173,8 +174,8 @@ impl Core {
             return;
         }
         self.answering.scored = Some((root, progress.score));
-        if self.answering.score_wanted && root == self.game().plugin_root() {
-            self.answering.score_wanted = false;
+        if self.answering.score_wanted == Some(root) {
+            self.answering.score_wanted = None;
             self.note(Note::Score(progress.score));
         }
         let mate = self.answering.request.as_ref().and_then(|request| request.limits.mate);
@@ -215,7 +216,7 @@ impl Core {
 
     /// A `score` search ended: its line's score, or why there is none.
     pub(super) fn score_concluded(&mut self, running: &Running) {
-        self.answering.score_wanted = false;
+        self.answering.score_wanted = None;
         match &running.last_line {
             Some(line) => self.note(Note::Score(line.score)),
             None => self.note(Note::Tell("No score: the search found none".into())),
@@ -235,10 +236,35 @@ impl Core {
             // No move: the side to move has lost (mated or stalemated, in xiangqi alike).
             self.note(Note::Score(Score::mate_in(0)));
         } else if self.searches.running().is_some() {
-            self.answering.score_wanted = true;
+            self.answering.score_wanted = Some(root);
         } else {
             self.start_search(Purpose::Score, SCORE_BUDGET);
         }
         Ok(())
+    }
+
+    /// A `score` search is about to be stopped for something else (a `go`, a
+    /// new position): what it found answers now, or, if it found nothing yet,
+    /// the next search of the same position does.
+    pub(super) fn score_search_ends_early(&mut self) {
+        let Some(running) = self.searches.running().filter(|running| running.purpose == Purpose::Score) else {
+            return;
+        };
+        match running.last_line.as_ref().map(|line| line.score) {
+            Some(score) => {
+                self.answering.score_wanted = None;
+                self.note(Note::Score(score));
+            }
+            None => self.answering.score_wanted = Some(running.root.plugin_root()),
+        }
+    }
+
+    /// A search of `root` starts: a score still owed for another position will
+    /// not come from it, so the GUI is told there is none rather than left waiting.
+    pub(super) fn score_owed_elsewhere(&mut self, root: PluginPosition) {
+        if self.answering.score_wanted.is_some_and(|wanted| wanted != root) {
+            self.answering.score_wanted = None;
+            self.note(Note::Tell("No score: the position changed before a search scored it".into()));
+        }
     }
 }

@@ -130,7 +130,11 @@ impl Core {
                 }
             }
             Changed::Plugins(change @ (OptionChange::Value(_) | OptionChange::Selection(_))) => {
-                if matches!(change, OptionChange::Selection(_)) {
+                if let OptionChange::Selection(kind) = change {
+                    // Chosen, but not for this game: as with any refused choice, the user is told.
+                    if let Some(message) = self.stand_in(kind) {
+                        self.note(Note::TellError(message));
+                    }
                     self.note(Note::OptionsChanged { purged: false });
                     let notes = self.finger_notes();
                     if let Some(talk) = self.ics.plugins_changed(notes, self.wall_clock.now()) {
@@ -308,11 +312,16 @@ impl Core {
             .collect();
         let refused: Vec<String> =
             registry.refused().iter().map(|r| format!("{}: {}", r.path.display(), r.reason)).collect();
+        let misplaced: Vec<String> =
+            registry.misplaced().iter().map(|r| format!("{}: {}", r.path.display(), r.reason)).collect();
         for text in loaded {
             self.debug(text);
         }
         for text in &refused {
             self.debug(format!("plugin refused: {text}"));
+        }
+        for text in misplaced {
+            self.debug(format!("plugin {text}"));
         }
         refused
     }

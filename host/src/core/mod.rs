@@ -41,6 +41,7 @@ use crate::{
     ics::{self, Ics},
     logging::Logging,
     plugins::{Kind, PluginHost, file_options::FileOptionCalls},
+    quote::quote,
 };
 
 pub const ENGINE_NAME: &str = concat!("Plugboard ", env!("CARGO_PKG_VERSION"));
@@ -249,21 +250,34 @@ impl Core {
             let fen = game.fen();
             self.note(Note::VariantStart { fen });
         }
-        let chosen = self.plugins.selected(Kind::Search).name().to_owned();
-        let (_, search) = self.plugins.search_module(self.setup.game().cecp_name());
-        if search.name() != chosen {
-            let message = format!("The search {chosen} cannot play {name}; {} plays this game.", search.name());
-            self.note(Note::Tell(message));
-        }
-        let chosen = self.plugins.selected(Kind::Eval).name().to_owned();
-        let (_, eval) = self.plugins.evaluator_for(self.setup.game().cecp_name());
-        // The default evaluation gives way without a word: it is no one's choice.
-        if eval.name() != chosen && chosen != Kind::Eval.default_name() {
-            let message = format!("The evaluation {chosen} cannot score {name}; {} scores this game.", eval.name());
-            self.note(Note::Tell(message));
+        for kind in [Kind::Search, Kind::Eval] {
+            if let Some(message) = self.stand_in(kind) {
+                self.note(Note::Tell(message));
+            }
         }
         self.restart_analysis();
         Ok(())
+    }
+
+    /// When the chosen plugin of `kind` cannot play the game set up, what the
+    /// user is told: which plugin plays it instead.
+    pub(super) fn stand_in(&self, kind: Kind) -> Option<String> {
+        let variant = self.setup.game().cecp_name();
+        let chosen = self.plugins.selected(kind).name().to_owned();
+        match kind {
+            Kind::Search => {
+                let (_, search) = self.plugins.search_module(variant);
+                (search.name() != chosen)
+                    .then(|| format!("The search {chosen} cannot play {variant}; {} plays this game.", search.name()))
+            }
+            Kind::Eval => {
+                let (_, eval) = self.plugins.evaluator_for(variant);
+                // The default evaluation gives way without a word: it is no one's choice.
+                (eval.name() != chosen && chosen != Kind::Eval.default_name()).then(|| {
+                    format!("The evaluation {chosen} cannot score {variant}; {} scores this game.", eval.name())
+                })
+            }
+        }
     }
 
     pub fn toggle_random(&mut self) {
@@ -345,7 +359,7 @@ impl Core {
         if let Err(why) = self.set_position_or_why(fen) {
             // The FEN is part of the message: PyChess ends every analysis with
             // an empty board and stays quiet about errors that quote it.
-            self.note(Note::TellError(format!("Illegal position: {why} ({fen})")));
+            self.note(Note::TellError(format!("Illegal position: {} ({})", quote(&why), quote(fen))));
         }
     }
 

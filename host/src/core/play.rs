@@ -83,6 +83,7 @@ impl Core {
 
     /// Stops the running search and forgets it: its move will not be played.
     pub(super) fn discard_search(&mut self) {
+        self.score_search_ends_early();
         self.searches.discard();
         self.note(Note::MoveSearchOver);
     }
@@ -191,6 +192,7 @@ impl Core {
     }
 
     fn start_search_on(&mut self, game: Game, purpose: Purpose, mut budget: Budget) {
+        self.score_owed_elsewhere(game.plugin_root());
         // On a node clock the budget is spent in nodes, and the wall clock has no say.
         let mut node_limit = 0;
         if let Some(rate) = self.clock.nodes_per_second.filter(|&rate| rate > 0)

@@ -150,16 +150,12 @@ fn parse_go(rest: &str) -> Result<Go<'_>, CommandError> {
             "mtime" => limits.move_ms = Some(time(value()?)?),
             "otime" => limits.overtime_ms = Some(time(value()?)?),
             "movetime" => limits.movetime_ms = Some(time(value()?)?),
-            "movestogo" => limits.moves_to_go = Some(count(value()?, "movestogo needs a number of moves")?),
-            "depth" => limits.depth = Some(count(value()?, "depth needs a number of plies")?),
-            "nodes" => limits.nodes = Some(count(value()?, "nodes needs a number of nodes")?),
-            "mate" => {
-                let moves: u32 = count(value()?, "mate needs a number of moves")?;
-                if moves == 0 {
-                    return Err(CommandError::BadParameter("mate needs at least one move"));
-                }
-                limits.mate = Some(moves);
-            }
+            // A count of 0 would search nothing, or, as a plugin reads 0 nodes or
+            // plies, without end: each is refused as the `go mate 0` it resembles.
+            "movestogo" => limits.moves_to_go = Some(positive(value()?, "movestogo needs at least one move")?),
+            "depth" => limits.depth = Some(positive(value()?, "depth needs at least one ply")?),
+            "nodes" => limits.nodes = Some(positive(value()?, "nodes needs at least one node")?),
+            "mate" => limits.mate = Some(positive(value()?, "mate needs at least one move")?),
             _ => {
                 return Err(CommandError::BadParameter(
                     "go takes searchmoves, ponder, rtime, btime, mtime, otime, movestogo, depth, nodes, mate, movetime and infinite",
@@ -176,8 +172,10 @@ fn time(text: &str) -> Result<u64, CommandError> {
     Ok(ms.max(0) as u64)
 }
 
-fn count<T: std::str::FromStr>(text: &str, why: &'static str) -> Result<T, CommandError> {
-    text.parse().map_err(|_| CommandError::BadParameter(why))
+/// A whole number from 1 up to what its type holds; anything else (0, a sign,
+/// more digits than fit) is refused with `why`.
+fn positive<T: std::str::FromStr + Default + PartialEq>(text: &str, why: &'static str) -> Result<T, CommandError> {
+    text.parse().ok().filter(|n| *n != T::default()).ok_or(CommandError::BadParameter(why))
 }
 
 /// `setoption name ID [value X]`: the name is every word up to `value`, the value
@@ -288,7 +286,12 @@ mod tests {
         assert!(Command::parse("go depth").is_err());
         assert!(Command::parse("go depth x").is_err());
         assert!(Command::parse("go searchmoves").is_err());
-        assert!(Command::parse("go mate 0").is_err());
+        for edge in ["0", "-1", "18446744073709551616", "1.5"] {
+            for limit in ["mate", "nodes", "depth", "movestogo"] {
+                assert!(Command::parse(&format!("go {limit} {edge}")).is_err(), "go {limit} {edge}");
+            }
+        }
+        assert!(Command::parse("go movetime 99999999999999999999").is_err());
         assert!(Command::parse("go sideways").is_err());
     }
 

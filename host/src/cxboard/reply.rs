@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use crate::protocol::reply::quote;
+use crate::quote::{TOLD_CHARS, quote, quote_up_to};
 
 /// One line of engine output.
 #[derive(Debug, Clone, PartialEq)]
@@ -120,7 +120,7 @@ impl fmt::Display for Reply {
             }
             Reply::Hint(mv) => write!(f, "info hint {}", OneLine(mv)),
             Reply::Score(score) => write!(f, "info score {score}"),
-            Reply::Text(text) => write!(f, "info string {}", OneLine(text)),
+            Reply::Text(text) => write!(f, "info string {}", OneLine(&quote_up_to(text, TOLD_CHARS))),
             Reply::OfferDraw => f.write_str("offer draw"),
             Reply::Error { kind, line } => write!(f, "Error ({}): {}", OneLine(kind), OneLine(&quote(line))),
             Reply::IllegalMove { reason, mv } => {

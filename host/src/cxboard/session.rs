@@ -15,7 +15,7 @@ use crate::{
     core::{Applied, Core, ENGINE_NAME, Note, Refusal, answer::Request, options::CONFIGURE},
     event::Event,
     game::GameMove,
-    protocol::reply::{QUOTED_CHARS, quote},
+    quote::{QUOTED_CHARS, quote},
 };
 
 pub const AUTHOR: &str = "The Plugboard authors";
@@ -274,7 +274,7 @@ impl Session {
     fn position(&mut self, line: &str, fen: Option<&str>, moves: &[&str]) {
         let fen = fen.map_or_else(|| plugboard_xiangqi::START.to_owned(), str::to_owned);
         if let Err(why) = self.core.set_position_or_why(&fen) {
-            return self.error(&format!("bad position: {why}"), line);
+            return self.error(&format!("bad position: {}", quote(&why)), line);
         }
         for text in moves {
             match self.core.game().parse_move(text) {

@@ -46,7 +46,8 @@ const WIN_PLIES: u32 = 4;
 const DRAW_SCORE: i32 = 10;
 const DRAW_PLIES: u32 = 12;
 const DRAW_FROM_PLY: usize = 80;
-const MAX_PLIES: usize = 400;
+/// A game longer than this is a draw; no opening is longer either.
+pub const MAX_PLIES: usize = 400;
 
 /// The score of a search, from the side to move's view: centipawns, or a mate.
 #[derive(Clone, Copy)]
@@ -159,6 +160,9 @@ fn opening(setup: &Setup<'_>, random: &mut SplitMix64) -> Result<Line, String> {
         let mut line = Line::start();
         if let Some(book) = setup.book {
             for _ in 0..setup.book_plies {
+                if line.ended().is_some() {
+                    break;
+                }
                 match book.choose(&line.position, Choice::WeightedRandom, random.unit()) {
                     Some(chosen) => line.play(&chosen.m),
                     None => break,
@@ -166,10 +170,12 @@ fn opening(setup: &Setup<'_>, random: &mut SplitMix64) -> Result<Line, String> {
             }
         }
         for _ in 0..setup.random_plies {
-            let moves = line.position.legal_moves();
-            if moves.is_empty() {
+            // A game over by the rules (a repetition, bare kings) has legal
+            // moves still: they would go on for as long as asked.
+            if line.ended().is_some() {
                 break;
             }
+            let moves = line.position.legal_moves();
             line.play(&moves[random.below(moves.len())]);
         }
         if line.ended().is_some() {

@@ -17,6 +17,7 @@ use std::{
 };
 
 use plugboard_eval_nnue::data::{Outcome, RECORD_SIZE, Record};
+use plugboard_plugin_api as api;
 
 use crate::{
     book::Book,
@@ -31,11 +32,12 @@ pub struct DatagenArgs {
     /// Games played at once, each by a process of its own with one search thread.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
     pub workers: u32,
-    /// Nodes searched for every move.
-    #[arg(long, default_value_t = 5000)]
+    /// Nodes searched for every move (a search plugin reads 0 as no limit,
+    /// which would never end a move).
+    #[arg(long, default_value_t = 5000, value_parser = clap::value_parser!(u64).range(1..=MAX_NODES))]
     pub nodes: u64,
     /// Stop when the files hold this many positions together (default: never).
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub positions: Option<u64>,
     /// Seeds the openings: with the game numbers in the records, it says how
     /// every game was played.
@@ -45,18 +47,30 @@ pub struct DatagenArgs {
     #[arg(long, value_name = "FILE")]
     pub book: Option<PathBuf>,
     /// Book moves at most, chosen at random by weight.
-    #[arg(long, default_value_t = 8)]
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(0..=MAX_OPENING_PLIES))]
     pub book_plies: u32,
     /// Random moves after the book's.
-    #[arg(long, default_value_t = 6)]
+    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u32).range(0..=MAX_OPENING_PLIES))]
     pub random_plies: u32,
     /// Hash table of each worker, in MiB.
-    #[arg(long, default_value_t = 8)]
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=MAX_HASH_MB))]
     pub hash: u32,
     /// Run as worker K of `--workers` (the parent starts them so).
     #[arg(long, hide = true)]
     pub worker: Option<u32>,
 }
+
+/// A search of more nodes takes minutes a move: no training run wants it, and
+/// a typo of a few zeros should be refused rather than look like a hang.
+const MAX_NODES: u64 = 1_000_000_000;
+/// Each worker has a table of its own; more than this is a typo.
+const MAX_HASH_MB: i64 = 65_536;
+/// Book or random plies at most: both together leave half of the longest game
+/// to be played, and learnt from.
+const MAX_OPENING_PLIES: i64 = game::MAX_PLIES as i64 / 4;
+/// Games in a row that keep no position before a worker gives up: its
+/// settings leave nothing to learn from, and it would run for ever.
+const MAX_BARREN_GAMES: u32 = 1000;
 
 /// Games are numbered `n × GAME_STRIDE + worker`, so workers never share a number.
 const GAME_STRIDE: u32 = 64;
@@ -65,7 +79,7 @@ pub fn run(plugins: &PluginHost, args: &DatagenArgs) -> ExitCode {
     let result = match args.worker {
         Some(worker) => run_worker(plugins, args, worker),
         None if args.workers == 1 => run_worker(plugins, args, 0),
-        None => run_workers(args),
+        None => check_before_starting(plugins, args).and_then(|()| run_workers(args)),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -73,6 +87,31 @@ pub fn run(plugins: &PluginHost, args: &DatagenArgs) -> ExitCode {
             eprintln!("datagen: {why}");
             ExitCode::FAILURE
         }
+    }
+}
+
+/// What every worker would refuse, refused before any starts: the book, the
+/// evaluation, and each worker's file.
+fn check_before_starting(plugins: &PluginHost, args: &DatagenArgs) -> Result<(), String> {
+    if let Some(path) = &args.book {
+        Book::open(path)?;
+    }
+    chess_evaluation(plugins)?;
+    for worker in 0..args.workers {
+        judge(&worker_file(args, worker), worker)?;
+    }
+    Ok(())
+}
+
+fn worker_file(args: &DatagenArgs, worker: u32) -> PathBuf {
+    args.out.join(format!("worker-{worker}.bin"))
+}
+
+fn chess_evaluation(plugins: &PluginHost) -> Result<(api::EvaluatorSource, String), String> {
+    let (eval, eval_plugin) = plugins.evaluator_for("normal");
+    match eval {
+        EvalSource::Chess(eval) => Ok((eval, eval_plugin.name().to_owned())),
+        _ => Err(format!("{} scores no chess", eval_plugin.name())),
     }
 }
 
@@ -109,22 +148,16 @@ fn run_worker(plugins: &PluginHost, args: &DatagenArgs, worker: u32) -> Result<(
     if worker >= GAME_STRIDE || worker >= args.workers {
         return Err(format!("worker {worker} of {}", args.workers));
     }
-    std::fs::create_dir_all(&args.out).map_err(|e| format!("cannot create {}: {e}", args.out.display()))?;
-    let path = args.out.join(format!("worker-{worker}.bin"));
-    let (mut file, held, last_game) = open_for_appending(&path)?;
-    if let Some(game) = last_game
-        && game % GAME_STRIDE != worker
-    {
-        return Err(format!("{} holds games of worker {}, not of worker {worker}", path.display(), game % GAME_STRIDE));
-    }
     let book = match &args.book {
         Some(path) => Some(Book::open(path)?),
         None => None,
     };
     let (search, search_plugin) = plugins.search_module("normal");
     let search_name = search_plugin.name().to_owned();
-    let (eval, eval_plugin) = plugins.evaluator_for("normal");
-    let EvalSource::Chess(eval) = eval else { return Err(format!("{} scores no chess", eval_plugin.name())) };
+    let (eval, eval_name) = chess_evaluation(plugins)?;
+    std::fs::create_dir_all(&args.out).map_err(|e| format!("cannot create {}: {e}", args.out.display()))?;
+    let path = worker_file(args, worker);
+    let (mut file, held, last_game) = open_for_appending(&path, worker)?;
     let setup = game::Setup {
         search,
         eval,
@@ -139,7 +172,7 @@ fn run_worker(plugins: &PluginHost, args: &DatagenArgs, worker: u32) -> Result<(
     println!(
         "worker {worker}: {} holds {held} positions; search {search_name}, evaluation {}, {} nodes a move, seed {}",
         path.display(),
-        eval_plugin.name(),
+        eval_name,
         args.nodes,
         args.seed
     );
@@ -149,8 +182,15 @@ fn run_worker(plugins: &PluginHost, args: &DatagenArgs, worker: u32) -> Result<(
         None => worker,
         Some(game) => game.checked_add(GAME_STRIDE).ok_or("game numbers ran out")?,
     };
+    let mut barren = 0;
     while target.is_none_or(|target| positions < target) {
         let played = game::play(&setup, next)?;
+        barren = if played.records.is_empty() { barren + 1 } else { 0 };
+        if barren >= MAX_BARREN_GAMES {
+            return Err(format!(
+                "{MAX_BARREN_GAMES} games in a row kept no position: these openings leave nothing to learn from"
+            ));
+        }
         let mut bytes = Vec::with_capacity(played.records.len() * RECORD_SIZE);
         for record in &played.records {
             bytes.extend_from_slice(&record.to_bytes().ok_or("a position no record can hold")?);
@@ -179,28 +219,93 @@ fn run_worker(plugins: &PluginHost, args: &DatagenArgs, worker: u32) -> Result<(
     Ok(())
 }
 
+/// What a worker's file holds, judged without changing it.
+struct Held {
+    records: u64,
+    last_game: Option<u32>,
+    /// Bytes of a record a kill left half written.
+    torn_tail: bool,
+}
+
+/// Reads enough of a worker's file (none, for a file not there yet) to say it
+/// holds this worker's records, or why it is not to be touched.
+fn judge(path: &Path, worker: u32) -> Result<Held, String> {
+    let failed = |e: std::io::Error| format!("cannot open {}: {e}", path.display());
+    let not_ours = || format!("{} is not a file of positions; it was left as it is", path.display());
+    let meta = match std::fs::symlink_metadata(path) {
+        Ok(meta) => meta,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Ok(Held { records: 0, last_game: None, torn_tail: false });
+        }
+        Err(e) => return Err(failed(e)),
+    };
+    if !meta.file_type().is_file() {
+        return Err(format!("{} is not a regular file; datagen writes only files of its own", path.display()));
+    }
+    let mut file = File::open(path).map_err(failed)?;
+    let size = file.metadata().map_err(failed)?.len();
+    let records = size / RECORD_SIZE as u64;
+    let torn_tail = !size.is_multiple_of(RECORD_SIZE as u64);
+    if torn_tail && records == 0 {
+        // Too short to hold one record: nothing says it is ours.
+        return Err(not_ours());
+    }
+    let mut last_game = None;
+    for index in sample_indices(records) {
+        let mut bytes = [0u8; RECORD_SIZE];
+        file.seek(SeekFrom::Start(index * RECORD_SIZE as u64))
+            .and_then(|_| file.read_exact(&mut bytes))
+            .map_err(failed)?;
+        let record = Record::from_bytes(&bytes).filter(is_from_a_game).ok_or_else(not_ours)?;
+        if record.game % GAME_STRIDE != worker {
+            return Err(format!(
+                "{} holds games of worker {}, not of worker {worker}; it was left as it is",
+                path.display(),
+                record.game % GAME_STRIDE
+            ));
+        }
+        last_game = Some(record.game);
+    }
+    Ok(Held { records, last_game, torn_tail })
+}
+
 /// Opens a worker's file to append to, after cutting off a record a kill left
 /// half written; returns it with how many positions it holds and the number of
-/// the last game in it.
-fn open_for_appending(path: &Path) -> Result<(File, u64, Option<u32>), String> {
+/// the last game in it. A file that is not this worker's records is refused
+/// before a byte of it changes.
+fn open_for_appending(path: &Path, worker: u32) -> Result<(File, u64, Option<u32>), String> {
+    let held = judge(path, worker)?;
     let failed = |e: std::io::Error| format!("cannot open {}: {e}", path.display());
-    let mut file = OpenOptions::new().read(true).write(true).create(true).truncate(false).open(path).map_err(failed)?;
-    let size = file.metadata().map_err(failed)?.len();
-    let whole = size - size % RECORD_SIZE as u64;
-    if whole != size {
-        file.set_len(whole).map_err(failed)?;
+    let mut options = OpenOptions::new();
+    options.write(true).create(true).truncate(false);
+    // Judged as a regular file a moment ago: a link put in its place since is not followed.
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NOFOLLOW);
+    let mut file = options.open(path).map_err(failed)?;
+    if held.torn_tail {
+        file.set_len(held.records * RECORD_SIZE as u64).map_err(failed)?;
     }
-    let last_game = if whole == 0 {
-        None
-    } else {
-        let mut last = [0u8; RECORD_SIZE];
-        file.seek(SeekFrom::Start(whole - RECORD_SIZE as u64))
-            .and_then(|_| file.read_exact(&mut last))
-            .map_err(failed)?;
-        let record =
-            Record::from_bytes(&last).ok_or_else(|| format!("{} is not a file of positions", path.display()))?;
-        Some(record.game)
-    };
     file.seek(SeekFrom::End(0)).map_err(failed)?;
-    Ok((file, whole / RECORD_SIZE as u64, last_game))
+    Ok((file, held.records, held.last_game))
+}
+
+/// Which of `count` records are read to judge a file: the first, the last
+/// (which also gives the game to go on after) and some between, so that a
+/// file of gigabytes is judged in a few reads.
+fn sample_indices(count: u64) -> Vec<u64> {
+    const SAMPLES: u64 = 16;
+    let mut indices: Vec<u64> = (0..SAMPLES.min(count)).map(|n| n * count / SAMPLES.min(count)).collect();
+    if count > 0 {
+        indices.push(count - 1);
+    }
+    indices.dedup();
+    indices
+}
+
+/// Every position of a game of chess has one king of each colour; bytes of
+/// another file, zeros included, seldom read so.
+fn is_from_a_game(record: &Record) -> bool {
+    let position = record.position();
+    let king = |color| position.bitboard(api::PieceKind::King, color).count_ones() == 1;
+    king(0) && king(1)
 }

@@ -51,16 +51,38 @@ pub fn user_plugin_folder() -> Option<PathBuf> {
     directories::ProjectDirs::from("org", "Plugboard", "plugboard").map(|dirs| dirs.data_dir().join("plugins"))
 }
 
-/// The shared libraries in `folder`, sorted by name so scans are repeatable.
+/// The shared libraries in `folder` that may be plugins, sorted by name so scans are repeatable.
 pub fn candidates(folder: &Folder) -> Vec<PathBuf> {
+    libraries(folder, |path| is_library_name(path, folder.only_ours))
+}
+
+/// The libraries in a folder that takes only ours by name which are not named
+/// so: they are never examined, but one that exports the plugin entry point is
+/// a plugin put in the wrong place, and the user is told where it belongs.
+pub fn strangers(folder: &Folder) -> Vec<PathBuf> {
+    if !folder.only_ours {
+        return Vec::new();
+    }
+    libraries(folder, |path| is_library_name(path, false) && !is_library_name(path, true))
+}
+
+fn libraries(folder: &Folder, wanted: impl Fn(&Path) -> bool) -> Vec<PathBuf> {
     let Ok(entries) = std::fs::read_dir(&folder.path) else { return Vec::new() };
     let mut files: Vec<PathBuf> = entries
         .filter_map(Result::ok)
         .map(|entry| entry.path())
-        .filter(|path| path.is_file() && is_library_name(path, folder.only_ours))
+        .filter(|path| path.is_file() && wanted(path))
         .collect();
     files.sort();
     files
+}
+
+/// How a plugin beside the engine must be named to be found there: the file's
+/// own name with our prefix.
+pub fn name_beside_the_engine(path: &Path) -> String {
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let stem = name.strip_prefix(env::consts::DLL_PREFIX).unwrap_or(&name);
+    format!("{}plugboard_{stem}", env::consts::DLL_PREFIX)
 }
 
 fn is_library_name(path: &Path, only_ours: bool) -> bool {
@@ -85,5 +107,10 @@ mod tests {
         assert!(!is_library_name(Path::new(&other), true));
         assert!(is_library_name(Path::new(&other), false));
         assert!(!is_library_name(Path::new("notes.txt"), false));
+        let mine = format!("{}my_eval{}", env::consts::DLL_PREFIX, env::consts::DLL_SUFFIX);
+        assert_eq!(
+            name_beside_the_engine(Path::new(&mine)),
+            format!("{}plugboard_my_eval{}", env::consts::DLL_PREFIX, env::consts::DLL_SUFFIX)
+        );
     }
 }

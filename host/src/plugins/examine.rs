@@ -24,6 +24,7 @@ use plugboard_plugin_api::{OptionKind, OptionSpec, PluginInfo};
 use super::{
     Kind,
     loader::{self, Loaded},
+    symbols,
 };
 use crate::files;
 
@@ -45,9 +46,22 @@ pub enum Verdict {
     Refused(String),
 }
 
+/// Why `path` is no plugin, as far as its symbol table tells without mapping
+/// it; `None` when it exports the entry point and is to be examined further.
+pub fn statically_refused(path: &Path) -> Option<String> {
+    match symbols::exports_entry_point(path) {
+        Ok(true) => None,
+        Ok(false) => Some(format!(
+            "it exports no plugin entry point ({}): it is no Plugboard plugin, and was not loaded",
+            symbols::entry_point()
+        )),
+        Err(why) => Some(format!("{why}; it was not loaded")),
+    }
+}
+
 /// In the child: loads `path`, prints its verdict, and ends.
 pub fn examine_here(path: &Path) -> ExitCode {
-    let verdict = match loader::load(path) {
+    let verdict = match statically_refused(path).map_or_else(|| loader::load(path), Err) {
         Ok(Loaded::Search(_, info)) => Verdict::Plugin { kind: Kind::Search, info },
         Ok(Loaded::Eval(_, info)) => Verdict::Plugin { kind: Kind::Eval, info },
         Err(reason) => Verdict::Refused(reason),
@@ -109,7 +123,19 @@ impl Examiner {
         let stamps: Vec<Option<Stamp>> = paths.iter().map(|path| Stamp::of(path)).collect();
         let unknown: Vec<&Stamp> = stamps.iter().flatten().filter(|stamp| !self.cache.contains_key(*stamp)).collect();
         let mut fresh = Vec::new();
-        for batch in unknown.chunks(AT_ONCE) {
+        // Read as data first: a file without the entry point is never mapped,
+        // so its load-time code never runs, not even in a child.
+        let mut to_load = Vec::new();
+        for stamp in unknown {
+            match statically_refused(&stamp.path) {
+                Some(why) => {
+                    tracing::info!(path = %stamp.path.display(), reason = %why, "plugin file refused unloaded");
+                    fresh.push((stamp.clone(), Kept { verdict: Verdict::Refused(why), timed_out: false }));
+                }
+                None => to_load.push(stamp),
+            }
+        }
+        for batch in to_load.chunks(AT_ONCE) {
             let started: Vec<(&Stamp, Result<Child, String>)> =
                 batch.iter().map(|stamp| (*stamp, self.spawn(&stamp.path))).collect();
             let deadline = Instant::now() + PATIENCE;
@@ -281,7 +307,7 @@ fn collect(mut child: Child, deadline: Instant) -> (Verdict, bool) {
     {
         return (verdict, false);
     }
-    let detail = first_error.map(|e| format!(": {}", crate::protocol::reply::quote(e.trim()))).unwrap_or_default();
+    let detail = first_error.map(|e| format!(": {}", crate::quote::quote(e.trim()))).unwrap_or_default();
     (Verdict::Refused(format!("loading it {}{detail}", ended_how(status))), false)
 }
 

@@ -12,6 +12,7 @@ use super::{
     examine::{Examiner, Verdict},
     file_options::SetOption,
     registry::{Refusal, ScanReport},
+    symbols,
 };
 
 pub const RESCAN_OPTION: &str = "Rescan plugins";
@@ -47,6 +48,8 @@ pub enum OptionChange {
 /// [`PluginHost::finish_scan`] takes in what it found.
 pub struct ScanWork {
     paths: Vec<PathBuf>,
+    /// Libraries beside the engine not named as plugins: only their symbols are read.
+    strangers: Vec<PathBuf>,
     /// Made where the work runs when there is none yet: it reads the cache of verdicts.
     examiner: Option<Examiner>,
 }
@@ -55,14 +58,37 @@ impl ScanWork {
     pub fn run(self) -> Examined {
         let mut examiner = self.examiner.unwrap_or_default();
         let verdicts = examiner.examine(&self.paths);
-        Examined { examiner, verdicts }
+        let misplaced = self
+            .strangers
+            .into_iter()
+            .filter(|path| symbols::exports_entry_point(path) == Ok(true))
+            .map(|path| {
+                let reason = misplaced_reason(&path);
+                tracing::warn!(path = %path.display(), %reason, "plugin beside the engine not loaded");
+                Refusal { path, reason }
+            })
+            .collect();
+        Examined { examiner, verdicts, misplaced }
     }
+}
+
+/// Why a plugin beside the engine under another name is not loaded, and where it would be.
+fn misplaced_reason(path: &std::path::Path) -> String {
+    let user_folder = discovery::user_plugin_folder()
+        .map_or_else(|| "a folder named by PLUGBOARD_PLUGIN_PATH".to_owned(), |folder| folder.display().to_string());
+    format!(
+        "beside the engine only libraries named {}plugboard_* are taken as plugins (that folder holds the \
+         build's other libraries too); put it in {user_folder}, or rename it {}",
+        std::env::consts::DLL_PREFIX,
+        discovery::name_beside_the_engine(path)
+    )
 }
 
 /// What a [`ScanWork`] found.
 pub struct Examined {
     examiner: Examiner,
     verdicts: Vec<(PathBuf, Verdict)>,
+    misplaced: Vec<Refusal>,
 }
 
 /// Where an offered option's value goes.
@@ -143,15 +169,17 @@ impl PluginHost {
         for folder in &folders {
             tracing::debug!(folder = %folder.path.display(), "scanning for plugins");
         }
-        ScanWork { paths: self.registry.unexamined(&folders), examiner: self.examiner.take() }
+        let strangers = folders.iter().flat_map(discovery::strangers).collect();
+        ScanWork { paths: self.registry.unexamined(&folders), strangers, examiner: self.examiner.take() }
     }
 
     /// A scan's last part: the files examined join the registry, and the chosen
     /// plugins are loaded into the engine.
     pub fn finish_scan(&mut self, examined: Examined) -> ScanReport {
-        let Examined { examiner, verdicts } = examined;
+        let Examined { examiner, verdicts, misplaced } = examined;
         self.examiner = Some(examiner);
         let mut report = self.registry.take_verdicts(verdicts);
+        self.registry.set_misplaced(misplaced);
         for kind in [Kind::Search, Kind::Eval] {
             if let Err(refusal) = self.activate(kind) {
                 report.refused.push(refusal);

@@ -8,7 +8,7 @@
 
 use std::{fs, path::Path};
 
-use crate::{files, protocol::reply::quote};
+use crate::{files, quote::quote};
 use abi_stable::library::{LibraryError, lib_header_from_path};
 use plugboard_plugin_api::{
     API_COMPATIBLE, API_VERSION, EVAL_MODULE_NAME, EvalModuleRef, PluginInfo, SEARCH_MODULE_NAME, SearchModuleRef,

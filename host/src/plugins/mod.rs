@@ -6,6 +6,7 @@ pub mod file_options;
 pub mod host;
 pub mod loader;
 pub mod registry;
+pub mod symbols;
 
 pub use host::{EvalSource, Examined, OptionChange, PluginHost, ScanWork, Target};
 pub use registry::{Kind, Origin, Plugin, Registry};

@@ -106,6 +106,11 @@ impl Plugin {
     pub fn is_loaded(&self) -> bool {
         self.module.is_some()
     }
+
+    /// Whether this is the built-in copy of `file`'s plugin (same kind and name).
+    pub fn is_twin_builtin_of(&self, file: &Plugin) -> bool {
+        self.origin == Origin::Builtin && self.kind == file.kind && self.name() == file.name()
+    }
 }
 
 fn stamp_of(path: &Path) -> Option<(SystemTime, u64)> {
@@ -128,12 +133,15 @@ pub struct ScanReport {
 pub struct Registry {
     plugins: Vec<Plugin>,
     refused: Vec<Refusal>,
+    /// Plugins beside the engine under names it does not take there, as the
+    /// latest scan found them.
+    misplaced: Vec<Refusal>,
 }
 
 impl Registry {
     /// Only the plugins linked into the binary.
     pub fn with_builtins() -> Registry {
-        let mut registry = Registry { plugins: Vec::new(), refused: Vec::new() };
+        let mut registry = Registry { plugins: Vec::new(), refused: Vec::new(), misplaced: Vec::new() };
         registry.link_search::<AlphaBeta>();
         registry.link_eval::<Pesto>();
         registry.link_eval::<plugboard_eval_nnue::Nnue>();
@@ -170,6 +178,16 @@ impl Registry {
     /// The files refused by the latest scan.
     pub fn refused(&self) -> &[Refusal] {
         &self.refused
+    }
+
+    /// The plugins the latest scan found beside the engine under a name it
+    /// does not take there, with where they would be found.
+    pub fn misplaced(&self) -> &[Refusal] {
+        &self.misplaced
+    }
+
+    pub fn set_misplaced(&mut self, misplaced: Vec<Refusal>) {
+        self.misplaced = misplaced;
     }
 
     /// The libraries in `folders` that are new or changed since they were examined.

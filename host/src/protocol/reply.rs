@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+use crate::quote::{TOLD_CHARS, quote, quote_up_to};
+
 /// One line of engine output.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Reply {
@@ -76,18 +78,6 @@ pub struct Stat01 {
     pub current_move: String,
 }
 
-/// How much of a line from elsewhere is quoted back (in a reply or the log): a
-/// GUI shows it to a person, and a line of megabytes must not be echoed whole.
-pub const QUOTED_CHARS: usize = 200;
-
-/// At most [`QUOTED_CHARS`] characters of `text`, and how long it was when cut.
-pub fn quote(text: &str) -> std::borrow::Cow<'_, str> {
-    match text.char_indices().nth(QUOTED_CHARS) {
-        None => text.into(),
-        Some((cut, _)) => format!("{}... ({} bytes in all)", &text[..cut], text.len()).into(),
-    }
-}
-
 /// Text that came from elsewhere (a plugin, a file name) must stay on one line,
 /// or it could forge protocol lines of its own.
 struct OneLine<'a>(&'a str);
@@ -125,8 +115,8 @@ impl fmt::Display for Reply {
             Reply::IllegalMove { reason, mv } => {
                 write!(f, "Illegal move ({}): {}", OneLine(reason), OneLine(&quote(mv)))
             }
-            Reply::TellUser(text) => write!(f, "telluser {}", OneLine(text)),
-            Reply::TellUserError(text) => write!(f, "tellusererror {}", OneLine(text)),
+            Reply::TellUser(text) => write!(f, "telluser {}", OneLine(&quote_up_to(text, TOLD_CHARS))),
+            Reply::TellUserError(text) => write!(f, "tellusererror {}", OneLine(&quote_up_to(text, TOLD_CHARS))),
             Reply::Debug(text) => write!(f, "# {}", OneLine(text)),
             Reply::Hint(mv) => write!(f, "Hint: {}", OneLine(mv)),
             Reply::Stat01(s) => {
@@ -154,6 +144,7 @@ impl fmt::Display for Reply {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::quote::QUOTED_CHARS;
 
     #[test]
     fn thinking_uses_the_extended_tab_format() {

@@ -318,10 +318,15 @@ impl TtMove for Move {
 /// The table kept between searches, so later moves of a game reuse what earlier searches learnt.
 static SHARED: Mutex<Option<TranspositionTable>> = Mutex::new(None);
 
+/// The table a search gets while another holds the shared one: small, since
+/// the other's table is alive too and the host counted only one against `memory`.
+const PRIVATE_MB: u32 = 1;
+
 /// Runs `f` with the shared table, resized to `size_mb` if that changed and
-/// cleared if asked. If another search already holds it (two engines in one
-/// process, parallel tests) `f` gets a private table instead of waiting. The
-/// threads of one search share what `f` gets: it needs no lock.
+/// cleared if asked. If another search still holds it (one stopped that has
+/// not yet returned, two engines in one process, parallel tests) `f` gets a
+/// small private table instead of waiting. The threads of one search share
+/// what `f` gets: it needs no lock.
 pub fn with_shared_table<R>(size_mb: u32, clear: bool, f: impl FnOnce(&TranspositionTable) -> R) -> R {
     let mut guard = match SHARED.try_lock() {
         Ok(guard) => guard,
@@ -331,7 +336,7 @@ pub fn with_shared_table<R>(size_mb: u32, clear: bool, f: impl FnOnce(&Transposi
             *guard = None;
             guard
         }
-        Err(TryLockError::WouldBlock) => return f(&TranspositionTable::new(size_mb)),
+        Err(TryLockError::WouldBlock) => return f(&TranspositionTable::new(size_mb.min(PRIVATE_MB))),
     };
     let table = match guard.take() {
         Some(mut table) if table.size_mb() == size_mb => {
@@ -345,6 +350,14 @@ pub fn with_shared_table<R>(size_mb: u32, clear: bool, f: impl FnOnce(&Transposi
     let table = guard.insert(table);
     table.new_search();
     f(table)
+}
+
+/// Frees the shared table if no search holds it: a search with a table of
+/// its own (the variants') must not keep the chess one alive beside it.
+pub fn release_shared_table() {
+    if let Ok(mut guard) = SHARED.try_lock() {
+        *guard = None;
+    }
 }
 
 // Mate scores must fit the i16 slot.

@@ -14,7 +14,7 @@ use super::{
     Command, Reply,
     features::{self, Negotiated},
     options, render,
-    reply::{QUOTED_CHARS, Thinking, quote},
+    reply::Thinking,
 };
 use crate::{
     core::{Applied, Core, ENGINE_NAME, Note, Refusal, SystemClock, note::Thought, options::CONFIGURE},
@@ -22,6 +22,7 @@ use crate::{
     event::Event,
     game::GameMove,
     plugins::PluginHost,
+    quote::{QUOTED_CHARS, quote},
     search::ThreadLauncher,
 };
 

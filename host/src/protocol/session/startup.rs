@@ -24,10 +24,13 @@ impl Session {
             self.take_notes();
             for reply in std::mem::take(&mut self.out) {
                 tracing::warn!(%reply, "said while applying the command line");
-                if matches!(reply, Reply::Error { .. } | Reply::TellUserError(_)) {
-                    eprintln!("plugboard: {reply}");
-                    self.startup_notes.push(Reply::TellUserError(format!("Command line: {reply}")));
-                }
+                let text = match &reply {
+                    Reply::TellUserError(text) => text.clone(),
+                    Reply::Error { .. } => reply.to_string(),
+                    _ => continue,
+                };
+                eprintln!("plugboard: {text}");
+                self.startup_notes.push(Reply::TellUserError(format!("Command line: {text}")));
             }
         }
         self.out = said_before;

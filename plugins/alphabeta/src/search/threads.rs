@@ -85,6 +85,11 @@ where
     let team = Team::new(setup.request.nodes);
     let outcome = thread::scope(|scope| {
         for id in 1..threads {
+            // Hundreds of helpers take a while to start on a few cores; a
+            // search stopped meanwhile starts no more of them.
+            if setup.request.control.stop_requested() {
+                break;
+            }
             let team = &team;
             let spawned = thread::Builder::new()
                 .name(format!("alphabeta-{id}"))

@@ -99,6 +99,8 @@ impl<'a, E: Evaluation> Searcher<'a, E> {
             0 => MAX_PLY as i32 - 1,
             depth => depth.min(MAX_PLY as u32 - 1) as i32,
         };
+        // `memory` counts one table: the chess one, kept between searches, goes.
+        crate::tt::release_shared_table();
         let bytes = (request.hash_mb.clamp(1, MAX_TABLE_MB) as usize) << 20;
         let slots = (bytes / size_of::<Option<Entry>>()).next_power_of_two() / 2;
         Searcher {

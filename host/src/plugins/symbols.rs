@@ -1,0 +1,53 @@
+//! What a library exports, read from its dynamic symbol table as data, without
+//! mapping it: mapping runs the library's load-time code with the user's rights,
+//! so a file that does not even export the plugin entry point is never mapped,
+//! not by the engine and not by the child that examines unknown files.
+
+use std::{
+    panic::{self, AssertUnwindSafe},
+    path::Path,
+};
+
+use object::{Object, read::ReadCache};
+
+use crate::files;
+
+/// The symbol every plugin exports: the entry point `abi_stable` loads it by
+/// (its name carries `abi_stable`'s version).
+pub fn entry_point() -> &'static str {
+    abi_stable::library::ROOT_MODULE_LOADER_NAME
+}
+
+/// Whether the library at `path` exports the plugin entry point; `Err` with
+/// why it cannot be told (not a library this reader knows, unreadable).
+pub fn exports_entry_point(path: &Path) -> Result<bool, String> {
+    let file = files::open_regular(path).map_err(|e| format!("it cannot be read: {e}"))?;
+    // Only the headers and the symbol tables are read, however big the file.
+    let data = ReadCache::new(file);
+    // The reader is made for damaged files and returns errors for them; this is
+    // a second line, as the file may be anyone's.
+    panic::catch_unwind(AssertUnwindSafe(|| {
+        let library = object::File::parse(&data).map_err(|e| format!("it is no shared library ({e})"))?;
+        let exports = library.exports().map_err(|e| format!("its exported symbols cannot be read ({e})"))?;
+        let wanted = entry_point().as_bytes();
+        // Mach-O spells C symbols with a leading underscore.
+        Ok(exports.iter().any(|export| export.name() == wanted || export.name().strip_prefix(b"_") == Some(wanted)))
+    }))
+    .unwrap_or_else(|_| Err("its symbol table could not be read".into()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn files_that_are_no_libraries_are_told_apart() {
+        let folder = tempfile::tempdir().unwrap();
+        let text = folder.path().join("notes.so");
+        std::fs::write(&text, "not a library at all").unwrap();
+        assert!(exports_entry_point(&text).is_err());
+        // The test binary is an executable, and exports no plugin entry point.
+        let this = std::env::current_exe().unwrap();
+        assert_eq!(exports_entry_point(&this), Ok(false));
+    }
+}

@@ -63,6 +63,8 @@ pub struct Core {
     ponder: bool,
     random: bool,
     hash_mb: u32,
+    /// The whole footprint CECP's `memory` allows, when the GUI sent one.
+    memory_mb: Option<u32>,
     clear_hash: bool,
     searches: Searches,
     /// The reply the last search expects: shown by `hint`, pondered on.
@@ -108,6 +110,7 @@ impl Core {
             ponder: false,
             random: false,
             hash_mb: 64,
+            memory_mb: None,
             clear_hash: true,
             searches: Searches::new(launcher),
             expected_reply: None,

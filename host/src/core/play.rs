@@ -235,7 +235,7 @@ impl Core {
             },
             nodes: answer.and_then(|answer| answer.limits.nodes).unwrap_or(node_limit),
             threads: self.options.host.threads,
-            hash_mb: self.hash_mb,
+            hash_mb: self.search_hash_mb(),
             // Extra lines cost strength; they are for analysis, not for play.
             multipv: if matches!(purpose, Purpose::Analysis | Purpose::Answer { .. }) {
                 self.options.host.multipv

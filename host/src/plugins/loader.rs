@@ -6,7 +6,11 @@
 //! crash us, and only a folder no one else can write keeps the copy we checked
 //! the copy we map. Libraries are never unloaded.
 
-use std::{fs, path::Path};
+use std::{
+    fs,
+    io::{Read, Seek, SeekFrom},
+    path::Path,
+};
 
 use crate::{files, quote::quote};
 use abi_stable::library::{LibraryError, lib_header_from_path};
@@ -24,11 +28,21 @@ pub enum Loaded {
 pub const MAX_LIBRARY_BYTES: u64 = 512 << 20;
 
 pub fn load(path: &Path) -> Result<Loaded, String> {
-    let bytes = files::read_bounded(path, MAX_LIBRARY_BYTES).map_err(|e| format!("cannot read: {e}"))?;
-    check_object_file(&bytes)?;
+    let file = files::open_regular(path).map_err(|e| format!("cannot read: {e}"))?;
+    let size = file.metadata().map_err(|e| format!("cannot read: {e}"))?.len();
+    if size > MAX_LIBRARY_BYTES {
+        return Err(format!("cannot read: it is {size} bytes, more than the {MAX_LIBRARY_BYTES} a library may have"));
+    }
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let copy = files::private_copy(&mut bytes.as_slice(), &name)
+    // Streamed, never held whole: a library of megabytes read into memory once
+    // stays in the process's resident memory, beyond what `memory` allows.
+    let copy = files::private_copy(&mut file.take(MAX_LIBRARY_BYTES), &name)
         .map_err(|e| format!("cannot copy it to the engine's private folder: {e}"))?;
+    // The copy is what is mapped: it is what is checked.
+    if let Err(why) = check_library_file(&copy) {
+        let _ = fs::remove_file(&copy);
+        return Err(why);
+    }
     let loaded = load_copy(&copy);
     // The mapping keeps the file alive on Unix; elsewhere removal fails harmlessly.
     let _ = fs::remove_file(&copy);
@@ -102,8 +116,33 @@ fn first_difference(full: &str) -> Option<String> {
 }
 
 /// Refuses files the system loader would map without complaint but then fault on:
-/// a truncated ELF library is mapped past its end and crashes the process on first touch.
-fn check_object_file(bytes: &[u8]) -> Result<(), String> {
+/// a truncated ELF library is mapped past its end and crashes the process on
+/// first touch. Only the headers are read.
+fn check_library_file(path: &Path) -> Result<(), String> {
+    let failed = |e: std::io::Error| format!("cannot read: {e}");
+    let mut file = fs::File::open(path).map_err(failed)?;
+    let len = file.metadata().map_err(failed)?.len();
+    // The ELF header, then as far as the program headers reach (a few hundred
+    // bytes in every library; a claim of more is checked against the length).
+    let mut start = Vec::new();
+    (&mut file).take(64).read_to_end(&mut start).map_err(failed)?;
+    let u_at = |at: usize, width: usize| {
+        start.get(at..at + width).map(|b| b.iter().rev().fold(0u64, |acc, &byte| acc << 8 | u64::from(byte)))
+    };
+    let headers_end = match (u_at(0x20, 8), u_at(0x36, 2), u_at(0x38, 2)) {
+        (Some(offset), Some(size), Some(count)) => offset.saturating_add(size * count).min(len),
+        _ => 0,
+    };
+    if headers_end > start.len() as u64 {
+        file.seek(SeekFrom::Start(0)).map_err(failed)?;
+        start.clear();
+        file.take(headers_end).read_to_end(&mut start).map_err(failed)?;
+    }
+    check_headers(&start, len)
+}
+
+/// `bytes`: the start of a file of `len` bytes, through its program headers.
+fn check_headers(bytes: &[u8], len: u64) -> Result<(), String> {
     if !bytes.starts_with(b"\x7fELF") {
         return if cfg!(target_os = "linux") { Err("not a library: no ELF header".into()) } else { Ok(()) };
     }
@@ -115,7 +154,6 @@ fn check_object_file(bytes: &[u8]) -> Result<(), String> {
     let u32_at = |at: usize| bytes.get(at..at + 4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
     let u64_at =
         |at: usize| bytes.get(at..at + 8).map(|b| u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]));
-    let len = bytes.len() as u64;
     let (Some(ph_offset), Some(sh_offset), Some(ph_size), Some(ph_count), Some(sh_size), Some(sh_count)) =
         (u64_at(0x20), u64_at(0x28), u16_at(0x36), u16_at(0x38), u16_at(0x3a), u16_at(0x3c))
     else {
@@ -143,6 +181,10 @@ fn check_object_file(bytes: &[u8]) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn check_object_file(bytes: &[u8]) -> Result<(), String> {
+        check_headers(bytes, bytes.len() as u64)
+    }
 
     #[test]
     fn text_and_short_files_are_refused_before_loading() {

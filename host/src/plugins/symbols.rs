@@ -8,7 +8,14 @@ use std::{
     path::Path,
 };
 
-use object::{Object, read::ReadCache};
+use object::{
+    Endianness, FileKind, Object, ReadRef,
+    elf::{self, FileHeader32, FileHeader64},
+    read::{
+        ReadCache,
+        elf::{FileHeader, Sym},
+    },
+};
 
 use crate::files;
 
@@ -22,18 +29,49 @@ pub fn entry_point() -> &'static str {
 /// why it cannot be told (not a library this reader knows, unreadable).
 pub fn exports_entry_point(path: &Path) -> Result<bool, String> {
     let file = files::open_regular(path).map_err(|e| format!("it cannot be read: {e}"))?;
-    // Only the headers and the symbol tables are read, however big the file.
+    // Only what is looked at is read, however big the file.
     let data = ReadCache::new(file);
     // The reader is made for damaged files and returns errors for them; this is
     // a second line, as the file may be anyone's.
     panic::catch_unwind(AssertUnwindSafe(|| {
-        let library = object::File::parse(&data).map_err(|e| format!("it is no shared library ({e})"))?;
-        let exports = library.exports().map_err(|e| format!("its exported symbols cannot be read ({e})"))?;
         let wanted = entry_point().as_bytes();
-        // Mach-O spells C symbols with a leading underscore.
-        Ok(exports.iter().any(|export| export.name() == wanted || export.name().strip_prefix(b"_") == Some(wanted)))
+        let kind = FileKind::parse(&data).map_err(|e| format!("it is no shared library ({e})"))?;
+        let exported = match kind {
+            FileKind::Elf64 => elf_exports::<FileHeader64<Endianness>, _>(&data, wanted),
+            FileKind::Elf32 => elf_exports::<FileHeader32<Endianness>, _>(&data, wanted),
+            _ => other_exports(&data, wanted),
+        };
+        exported.map_err(|e| format!("its exported symbols cannot be read ({e})"))
     }))
     .unwrap_or_else(|_| Err("its symbol table could not be read".into()))
+}
+
+/// ELF: only the section headers and the dynamic symbol table are read (the
+/// full symbol table of a library with debug symbols runs to megabytes).
+fn elf_exports<'data, Elf, R>(data: R, wanted: &[u8]) -> object::Result<bool>
+where
+    Elf: FileHeader<Endian = Endianness>,
+    R: ReadRef<'data>,
+{
+    let header = Elf::parse(data)?;
+    let endian = header.endian()?;
+    let sections = header.sections(endian, data)?;
+    let symbols = sections.symbols(endian, data, elf::SHT_DYNSYM)?;
+    for symbol in symbols.iter() {
+        let global = matches!(symbol.st_bind(), elf::STB_GLOBAL | elf::STB_WEAK);
+        if global && !symbol.is_undefined(endian) && symbols.symbol_name(endian, symbol)? == wanted {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
+/// Mach-O and PE, by their export tables; Mach-O spells C symbols with a
+/// leading underscore.
+fn other_exports<'data, R: ReadRef<'data>>(data: R, wanted: &[u8]) -> object::Result<bool> {
+    let library = object::File::parse(data)?;
+    let exports = library.exports()?;
+    Ok(exports.iter().any(|export| export.name() == wanted || export.name().strip_prefix(b"_") == Some(wanted)))
 }
 
 #[cfg(test)]

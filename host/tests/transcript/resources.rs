@@ -18,6 +18,18 @@ fn memory_sets_the_hash_size_of_the_next_search() {
 }
 
 #[test]
+fn memory_leaves_room_for_every_search_thread() {
+    let mut t = Transcript::playing("probe");
+    // Whichever comes first, `memory` or `cores`, the threads' share is left out.
+    assert_eq!(t.say(&["memory 128", "cores 1", "new", "go"]), ["move b1a3"]);
+    assert_eq!(t.searches()[0].hash_mb, 104);
+    assert_eq!(t.say(&["cores 65", "new", "go"]), ["move b1a3"]);
+    assert_eq!(t.searches()[0].hash_mb, 88);
+    assert_eq!(t.say(&["cores 1", "memory 40", "option Threads=256", "new", "go"]), ["move b1a3"]);
+    assert_eq!(t.searches()[0].hash_mb, 1);
+}
+
+#[test]
 fn memory_beyond_the_machine_is_capped_and_said() {
     let mut t = Transcript::playing("probe");
     let said = t.say(&["memory 4000000000", "new", "go"]);

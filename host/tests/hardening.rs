@@ -496,3 +496,118 @@ fn a_library_that_hangs_at_load_never_holds_the_engine_and_costs_one_start() {
     let told = told.last().unwrap();
     assert!(told.contains("hangs.so") && told.contains("did not finish within 10 s"), "{told}");
 }
+
+/// `plugboard --list-plugins` run as `exe` (a copy of the engine, so that its
+/// folder is another), with `home` as the user's home; what it printed.
+fn list_plugins_of(exe: &Path, home: &Path, env: &[(&str, &Path)]) -> String {
+    let output = Command::new(exe)
+        .arg("--list-plugins")
+        .env("HOME", home)
+        .env_remove("XDG_CACHE_HOME")
+        .env("XDG_DATA_HOME", home.join("data"))
+        .env_remove("PLUGBOARD_PLUGIN_PATH")
+        .envs(env.iter().map(|(name, value)| (*name, value.as_os_str())))
+        .stdin(Stdio::null())
+        .output()
+        .expect("runs");
+    assert!(output.status.success(), "{output:?}");
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn library_name(stem: &str) -> String {
+    format!("{}{stem}{}", std::env::consts::DLL_PREFIX, std::env::consts::DLL_SUFFIX)
+}
+
+#[test]
+fn a_plugin_beside_the_engine_under_another_name_is_listed_with_where_it_belongs() {
+    let install = tempfile::tempdir().unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let exe = install.path().join("plugboard");
+    fs::copy(binary(), &exe).unwrap();
+    // As the README's example is named, and a bundled plugin as the build names it.
+    let mine = install.path().join(library_name("my_eval"));
+    fs::copy(built_library("plugboard_eval_material"), &mine).unwrap();
+    fs::copy(
+        built_library("plugboard_eval_pesto_plugin"),
+        install.path().join(library_name("plugboard_eval_pesto_plugin")),
+    )
+    .unwrap();
+    let listed = list_plugins_of(&exe, home.path(), &[]);
+    let user_folder = home.path().join("data/plugboard/plugins");
+    let line = listed.lines().find(|l| l.contains(&library_name("my_eval"))).unwrap_or_else(|| panic!("{listed}"));
+    assert!(line.starts_with("not loaded "), "{line}");
+    assert!(line.contains(&user_folder.display().to_string()), "{line}");
+    assert!(line.contains(&format!("rename it {}", library_name("plugboard_my_eval"))), "{line}");
+    assert!(!listed.lines().any(|l| l.starts_with("evaluation material")), "{listed}");
+    // The bundled plugin is there twice, and the list says which copy is used.
+    let pesto: Vec<&str> = listed.lines().filter(|l| l.starts_with("evaluation pesto")).collect();
+    assert_eq!(pesto.len(), 2, "{listed}");
+    let (built_in, file) = match pesto.as_slice() {
+        [first, second] if first.contains("(built in)") => (first, second),
+        [first, second] => (second, first),
+        _ => unreachable!(),
+    };
+    assert!(file.contains("chosen") && file.contains("used instead of the built-in copy"), "{file}");
+    assert!(built_in.contains("not used: the file") && !built_in.contains("chosen"), "{built_in}");
+    // Where the list says, it is found: in the user's folder, or renamed.
+    fs::create_dir_all(&user_folder).unwrap();
+    fs::rename(&mine, user_folder.join(library_name("my_eval"))).unwrap();
+    let listed = list_plugins_of(&exe, home.path(), &[]);
+    assert!(listed.lines().any(|l| l.starts_with("evaluation material") && l.contains("my_eval")), "{listed}");
+    fs::rename(user_folder.join(library_name("my_eval")), install.path().join(library_name("plugboard_my_eval")))
+        .unwrap();
+    let listed = list_plugins_of(&exe, home.path(), &[]);
+    assert!(
+        listed.lines().any(|l| l.starts_with("evaluation material") && l.contains("plugboard_my_eval")),
+        "{listed}"
+    );
+    assert!(!listed.contains("not loaded"), "{listed}");
+}
+
+#[test]
+fn a_library_that_exports_no_plugin_entry_point_is_never_mapped() {
+    let dir = plugin_folder(&[("faulty_load_mark", "mark.so")]);
+    let home = tempfile::tempdir().unwrap();
+    let mark = home.path().join("mapped");
+    for _ in 0..2 {
+        let listed = list_plugins_of(
+            &binary(),
+            home.path(),
+            &[("PLUGBOARD_PLUGIN_PATH", dir.path()), ("PLUGBOARD_TEST_MARK", &mark)],
+        );
+        let line = listed.lines().find(|l| l.contains("mark.so")).unwrap_or_else(|| panic!("{listed}"));
+        assert!(line.starts_with("refused") && line.contains("exports no plugin entry point"), "{line}");
+        assert!(!mark.exists(), "its load-time code ran");
+    }
+    // Nor at a rescan of a running engine.
+    let mut engine = Engine::start_with_env(
+        tempfile::tempdir().unwrap(),
+        Some(dir.path()),
+        &[],
+        &[("PLUGBOARD_TEST_MARK", mark.as_os_str())],
+    );
+    engine.handshake();
+    engine.send("option Rescan plugins");
+    engine.sync(1);
+    assert!(!mark.exists(), "its load-time code ran at a rescan");
+}
+
+#[test]
+fn choosing_a_plugin_that_cannot_play_the_game_is_told() {
+    let mut engine = Engine::start(None);
+    engine.handshake();
+    engine.send("variant xiangqi");
+    engine.sync(1);
+    engine.send("option Search=example");
+    let said = engine.sync(2);
+    assert!(
+        said.iter().any(|l| l == "tellusererror The search example cannot play xiangqi; alphabeta plays this game."),
+        "{said:?}"
+    );
+    // The game goes on with the search that plays it.
+    engine.send("new");
+    engine.send("variant xiangqi");
+    engine.send("st 0.2");
+    engine.send("go");
+    engine.expect_move();
+}

@@ -49,6 +49,15 @@ pub enum Verdict {
 /// Why `path` is no plugin, as far as its symbol table tells without mapping
 /// it; `None` when it exports the entry point and is to be examined further.
 pub fn statically_refused(path: &Path) -> Option<String> {
+    if let Ok(meta) = std::fs::metadata(path)
+        && meta.len() > loader::MAX_LIBRARY_BYTES
+    {
+        return Some(format!(
+            "it is {} bytes, more than the {} a library may have; it was not read",
+            meta.len(),
+            loader::MAX_LIBRARY_BYTES
+        ));
+    }
     match symbols::exports_entry_point(path) {
         Ok(true) => None,
         Ok(false) => Some(format!(

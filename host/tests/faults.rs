@@ -46,14 +46,14 @@ fn list_plugins_shows_every_plugin_and_every_refusal_with_its_reason() {
     assert!(text.starts_with("plugin API 0.1.0 (plugins built against 0.1.x load)\n"), "{text}");
     for (file, reason) in [
         ("notes.so", "not a library"),
-        ("truncated.so", "truncated library"),
+        ("truncated.so", "its exported symbols cannot be read"),
         ("old_api.so", "built against plugin API 0.0.1; this engine speaks plugin API 0.1.x"),
         (
             "changed_layout.so",
             "built against plugin API 0.1.0 with types that differ from this engine's (a changed or patched \
              plugboard-plugin-api): mismatched type (this engine: EvalModule; the plugin: ChangedEvalModule)",
         ),
-        ("no_entry.so", "exports no plugin root module"),
+        ("no_entry.so", "exports no plugin entry point"),
     ] {
         let line = text.lines().find(|l| l.contains(file)).unwrap_or_else(|| panic!("{file} not listed:\n{text}"));
         assert!(line.starts_with("refused") && line.contains(reason), "{line}");

@@ -83,8 +83,9 @@ fn the_log_folder_option_moves_the_log_while_the_engine_runs() {
     let said = engine.sync(1);
     assert!(said.iter().any(|l| l.starts_with("# logging to ") && l.contains("moved")), "{said:?}");
     engine.sync(2);
-    // A folder that cannot be made: the log stays, and the user is told.
-    engine.send(&format!("option Log folder={}", first.path().join("notes.txt/sub").display()));
+    // A folder that cannot be made: the log stays, and the user is told. (The
+    // file is there before the option names it: else the engine may make the
+    // folder first.)
     fs::write(first.path().join("notes.txt"), "a file, not a folder\n").unwrap();
     engine.send(&format!("option Log folder={}", first.path().join("notes.txt/sub").display()));
     let said = engine.sync(3);

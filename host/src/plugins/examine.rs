@@ -60,10 +60,11 @@ pub fn statically_refused(path: &Path) -> Option<String> {
     }
     match symbols::exports_entry_point(path) {
         Ok(true) => None,
-        Ok(false) => Some(format!(
-            "it exports no plugin entry point ({}): it is no Plugboard plugin, and was not loaded",
-            symbols::entry_point()
-        )),
+        Ok(false) => Some(
+            "it exports no plugin entry point (which `export_eval_plugin!` and `export_search_plugin!` add): \
+             it is no Plugboard plugin, and was not loaded"
+                .into(),
+        ),
         Err(why) => Some(format!("{why}; it was not loaded")),
     }
 }

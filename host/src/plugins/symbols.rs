@@ -21,7 +21,7 @@ use crate::files;
 
 /// The symbol every plugin exports: the entry point `abi_stable` loads it by
 /// (its name carries `abi_stable`'s version).
-pub fn entry_point() -> &'static str {
+fn entry_point() -> &'static str {
     abi_stable::library::ROOT_MODULE_LOADER_NAME
 }
 
@@ -35,7 +35,7 @@ pub fn exports_entry_point(path: &Path) -> Result<bool, String> {
     // a second line, as the file may be anyone's.
     panic::catch_unwind(AssertUnwindSafe(|| {
         let wanted = entry_point().as_bytes();
-        let kind = FileKind::parse(&data).map_err(|e| format!("it is no shared library ({e})"))?;
+        let kind = FileKind::parse(&data).map_err(|e| format!("it is not a library ({e})"))?;
         let exported = match kind {
             FileKind::Elf64 => elf_exports::<FileHeader64<Endianness>, _>(&data, wanted),
             FileKind::Elf32 => elf_exports::<FileHeader32<Endianness>, _>(&data, wanted),

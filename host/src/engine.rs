@@ -48,6 +48,10 @@ pub fn run(mut plugins: PluginHost, logging: Logging, kept_log_files: usize, sta
     session.apply_command_line(&startup);
     let (mut front_end, early) = choose_front_end(session, early, &events);
     serve(&mut front_end, early, &events, &mut io::stdout().lock());
+    // The process ends next, and takes everything with it: freeing the core's
+    // memory would only queue for the memory map behind the search threads
+    // that are ending.
+    std::mem::forget(front_end);
 }
 
 /// The protocol the GUI speaks, each a front end over the one core.
@@ -182,6 +186,11 @@ pub fn serve(session: &mut FrontEnd, early: Vec<Event>, events: &Receiver<Event>
                 Err(_) => break,
             },
         };
+        // Once the engine is ending, what its searches reported meanwhile is
+        // for no one: the way out is not kept waiting behind it.
+        if crate::exit::is_armed() && matches!(event, Event::Progress { .. }) {
+            continue;
+        }
         // A bug of ours must not cost the user the game: log it, say so, carry on.
         if panic::catch_unwind(AssertUnwindSafe(|| session.handle(event))).is_err() {
             tracing::error!("the session panicked handling an event; carrying on");

@@ -160,7 +160,7 @@ impl Logging {
     }
 
     fn start(&self, appender: rolling::RollingFileAppender, location: PathBuf) {
-        let (writer, guard) = tracing_appender::non_blocking(appender);
+        let (writer, guard) = tracing_appender::non_blocking(WaitingWriter { inner: appender, asked: false });
         self.swap(Some(writer), Some(guard), Some(location.clone()));
         tracing::info!(location = %location.display(), "logging here");
     }
@@ -290,6 +290,28 @@ impl<'a> MakeWriter<'a> for Logging {
 
     fn make_writer(&'a self) -> LogWriter {
         LogWriter(self.shared.writer.read().unwrap_or_else(PoisonError::into_inner).clone())
+    }
+}
+
+/// The file writer on the log's own thread, which asks for a short time slice
+/// when it first writes: it waits for lines most of the time, and on the way
+/// out the last lines must be written before the process ends, however many
+/// search threads are still busy.
+struct WaitingWriter<W> {
+    inner: W,
+    asked: bool,
+}
+
+impl<W: std::io::Write> std::io::Write for WaitingWriter<W> {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        if !std::mem::replace(&mut self.asked, true) {
+            crate::scheduling::prefer_latency();
+        }
+        self.inner.write(bytes)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
     }
 }
 

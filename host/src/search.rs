@@ -154,7 +154,12 @@ pub fn user_cpu_time() -> Option<Duration> {
 }
 
 impl SearchJob {
-    pub fn start(id: u64, spec: SearchSpec, inbox: Sender<Event>) -> SearchJob {
+    pub fn start(id: u64, mut spec: SearchSpec, inbox: Sender<Event>) -> SearchJob {
+        let usable = usable_cores();
+        if spec.threads > usable {
+            tracing::info!(job = id, asked = spec.threads, usable, "search threads limited to the usable cores");
+            spec.threads = usable;
+        }
         let hard_ms = if spec.infinite { NO_DEADLINE } else { spec.hard_ms };
         let soft_ms = if spec.infinite { NO_DEADLINE } else { spec.soft_ms };
         let shared = Arc::new(Shared {
@@ -258,6 +263,14 @@ impl Launcher for ThreadLauncher {
     fn launch(&mut self, id: u64, spec: SearchSpec) -> Box<dyn Job> {
         Box::new(SearchJob::start(id, spec, self.inbox.clone()))
     }
+}
+
+/// The cores this process may run on (its affinity and CPU quota): a search
+/// gets no more threads than that. More would add no strength (the threads of a
+/// parallel search only share a table), and would crowd out the few threads
+/// that answer the GUI, watch the clock and end the process.
+fn usable_cores() -> u32 {
+    thread::available_parallelism().map_or(u32::MAX, |cores| u32::try_from(cores.get()).unwrap_or(u32::MAX))
 }
 
 /// Stops every search of the process (and lets a paused one see it): the
@@ -446,6 +459,11 @@ fn watch(id: u64, shared: &Shared, inbox: &Sender<Event>) {
             shared.control.request_stop();
         }
         if shared.control.stop_requested() {
+            // Stopped because the engine is ending: no move is owed, and a
+            // search slow to stop on a crowded machine is no fault of the plugin.
+            if crate::exit::is_armed() {
+                return;
+            }
             let since = stopped_at.get_or_insert_with(Instant::now).elapsed();
             if since >= STOP_GRACE && !overdue_sent {
                 overdue_sent = true;

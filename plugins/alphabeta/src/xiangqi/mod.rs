@@ -51,6 +51,10 @@ where
     let outcome = with_shared_table(request.hash_mb.max(1), request.clear_hash, |table| {
         thread::scope(|scope| {
             for helper in 1..threads {
+                // A search stopped while its helpers start starts no more of them.
+                if request.control.stop_requested() {
+                    break;
+                }
                 let (new_eval, team, history, root, root_moves) = (&new_eval, &team, &history, &root, &root_moves);
                 scope.spawn(move || {
                     // A helper whose evaluation cannot be made just does not help.

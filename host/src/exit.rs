@@ -25,9 +25,9 @@ const FLUSH_GRACE: Duration = Duration::from_millis(200);
 static LOGGING: OnceLock<Logging> = OnceLock::new();
 static ARMED: AtomicBool = AtomicBool::new(false);
 /// The threads of the way out, started with the log, so that none has to be
-/// started on the way out: a new thread needs the memory map, which hundreds
-/// of search threads ending at once hold in turn. One is woken with why the
-/// engine ends; the other with where to say the log is flushed.
+/// started on the way out: a new thread needs the memory map, which the search
+/// threads ending at once hold in turn. One is woken with why the engine ends;
+/// the other with where to say the log is flushed.
 static WATCHDOG: OnceLock<Mutex<Sender<&'static str>>> = OnceLock::new();
 static FLUSHER: OnceLock<Mutex<Sender<Sender<()>>>> = OnceLock::new();
 
@@ -68,10 +68,9 @@ pub fn arm(why: &'static str) {
     if ARMED.swap(true, Ordering::SeqCst) {
         return;
     }
-    // At once, from this thread: the search threads (hundreds, with `cores
-    // 256`) would otherwise keep every core busy until the thread that answers
-    // the GUI got one to stop them, and each step of the way out waits its turn
-    // behind all of them.
+    // At once, from this thread: the search threads would otherwise keep every
+    // core busy until the thread that answers the GUI got one to stop them, and
+    // each step of the way out would wait its turn behind all of them.
     crate::search::stop_all();
     let woken = WATCHDOG
         .get()

@@ -1,0 +1,321 @@
+//! Betza's notation for how pieces move, read as Fairy-Stockfish reads it (see
+//! the comments of its `variants.ini`), plus XBetza's `o` (the board wraps from
+//! the a-file to the last) that xboard and Fairy-Max use for cylinder chess.
+//!
+//! A piece's moves become [`Ray`]s, one per direction: `N` is eight leaps,
+//! `fR` one slide. Directions are the first player's; the second player's are
+//! turned half round.
+
+use std::fmt;
+
+/// A ray may make moves to empty squares.
+pub const MOVES: u8 = 1;
+/// A ray may capture.
+pub const CAPTURES: u8 = 2;
+
+/// How a ray passes over other pieces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Hop {
+    /// It stops at the first piece: a leaper or a slider.
+    No,
+    /// It must jump exactly one piece on its line, and lands anywhere beyond it
+    /// that a slider could reach: xiangqi's cannon (`p`).
+    Cannon,
+    /// It must jump the first piece on its line and lands just beyond it (`g`).
+    Grasshopper,
+}
+
+/// One direction of a piece's move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Ray {
+    /// Files to the right per step (the first player's right).
+    pub df: i8,
+    /// Ranks forward per step (towards the second player).
+    pub dr: i8,
+    /// Steps at most: 1 for a leaper, 0 for no limit.
+    pub range: u8,
+    /// [`MOVES`] and/or [`CAPTURES`].
+    pub modes: u8,
+    pub hop: Hop,
+    /// Only from the piece's double-step region (`i`), as Fairy-Stockfish plays it.
+    pub initial: bool,
+    /// May take a piece that has just passed the target square (`e`).
+    pub en_passant: bool,
+    /// Leaves the board on one side and comes back on the other (`o`).
+    pub wraps: bool,
+    /// The squares a lame leap (`n`) passes, which must be empty; `(df, dr)` from the start.
+    pub lame: [(i8, i8); 2],
+    pub lame_len: u8,
+}
+
+impl Ray {
+    /// The squares a lame leap passes.
+    #[must_use]
+    pub fn lame_path(&self) -> &[(i8, i8)] {
+        &self.lame[..usize::from(self.lame_len)]
+    }
+
+    #[must_use]
+    pub const fn moves(&self) -> bool {
+        self.modes & MOVES != 0
+    }
+
+    #[must_use]
+    pub const fn captures(&self) -> bool {
+        self.modes & CAPTURES != 0
+    }
+}
+
+/// Text that is not Betza notation Plugboard can play.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BetzaError {
+    pub notation: String,
+    pub why: String,
+}
+
+impl fmt::Display for BetzaError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "'{}' is not Betza notation Plugboard plays: {}", self.notation, self.why)
+    }
+}
+
+impl std::error::Error for BetzaError {}
+
+/// The leap of each atom as (forward, sideways), and whether it slides by nature.
+fn atom(letter: char) -> Option<(&'static [(i8, i8)], bool)> {
+    Some(match letter {
+        'W' => (&[(1, 0)], false),
+        'F' => (&[(1, 1)], false),
+        'D' => (&[(2, 0)], false),
+        'N' => (&[(2, 1)], false),
+        'A' => (&[(2, 2)], false),
+        'H' => (&[(3, 0)], false),
+        'L' | 'C' => (&[(3, 1)], false),
+        'J' | 'Z' => (&[(3, 2)], false),
+        'G' => (&[(3, 3)], false),
+        'K' => (&[(1, 0), (1, 1)], false),
+        'R' => (&[(1, 0)], true),
+        'B' => (&[(1, 1)], true),
+        'Q' => (&[(1, 0), (1, 1)], true),
+        _ => return None,
+    })
+}
+
+const VERTICALS: &str = "fbvh";
+const HORIZONTALS: &str = "rlsh";
+
+/// The eight images of the leap (a forward, b sideways), each with the
+/// direction words that select it: the table Fairy-Stockfish's reader uses, so
+/// that `fsW`, `ffN` or `lfF` mean here what they mean there.
+fn images(a: i8, b: i8) -> [((i8, i8), &'static [&'static str]); 8] {
+    [
+        ((b, a), &["ff", "vv", "rf", "rv", "fh", "rh", "hr"]),
+        ((-b, -a), &["bb", "vv", "lb", "lv", "bh", "lh", "hr"]),
+        ((a, -b), &["rr", "ss", "br", "bs", "bh", "rh", "hr"]),
+        ((-a, b), &["ll", "ss", "fl", "fs", "fh", "lh", "hr"]),
+        ((a, b), &["rr", "ss", "fr", "fs", "fh", "rh", "hl"]),
+        ((-a, -b), &["ll", "ss", "bl", "bs", "bh", "lh", "hl"]),
+        ((b, -a), &["bb", "vv", "rb", "rv", "bh", "rh", "hl"]),
+        ((-b, a), &["ff", "vv", "lf", "lv", "fh", "lh", "hl"]),
+    ]
+}
+
+/// The squares a lame leap of (df, dr) passes: straight along the longer
+/// axis while it is longer, then diagonally (the xiangqi horse and elephant).
+fn lame_path(df: i8, dr: i8) -> ([(i8, i8); 2], u8) {
+    let (mut x, mut y) = (0i8, 0i8);
+    let mut path = [(0, 0); 2];
+    let mut len = 0u8;
+    loop {
+        let (rest_x, rest_y) = (df - x, dr - y);
+        let step_x = rest_x.signum();
+        let step_y = rest_y.signum();
+        let (sx, sy) = if rest_x.abs() > rest_y.abs() {
+            (step_x, 0)
+        } else if rest_y.abs() > rest_x.abs() {
+            (0, step_y)
+        } else {
+            (step_x, step_y)
+        };
+        x += sx;
+        y += sy;
+        if (x, y) == (df, dr) || len == 2 {
+            return (path, len);
+        }
+        path[usize::from(len)] = (x, y);
+        len += 1;
+    }
+}
+
+/// The rays of `notation`.
+///
+/// # Errors
+/// On a letter outside the subset (for example XBetza's multi-leg `a`), a
+/// modifier with no atom after it, or a lame rider.
+pub fn parse(notation: &str) -> Result<Vec<Ray>, BetzaError> {
+    let fail = |why: String| BetzaError { notation: notation.to_string(), why };
+    let chars: Vec<char> = notation.chars().collect();
+    let mut rays: Vec<Ray> = Vec::new();
+    let mut modes = 0u8;
+    let mut hop = Hop::No;
+    let (mut lame, mut initial, mut en_passant, mut wraps) = (false, false, false, false);
+    let mut directions: Vec<String> = Vec::new();
+    let mut pending = false;
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        match c {
+            'm' => modes |= MOVES,
+            'c' => modes |= CAPTURES,
+            'p' => hop = Hop::Cannon,
+            'g' => hop = Hop::Grasshopper,
+            'n' => lame = true,
+            'i' => initial = true,
+            'e' => en_passant = true,
+            'o' => wraps = true,
+            _ if VERTICALS.contains(c) || HORIZONTALS.contains(c) => {
+                if let Some(&next) = chars.get(i + 1) {
+                    let pairs = next == c
+                        || (VERTICALS.contains(c) && HORIZONTALS.contains(next))
+                        || (HORIZONTALS.contains(c) && VERTICALS.contains(next));
+                    if pairs {
+                        directions.push([c, next].iter().collect());
+                        i += 2;
+                        pending = true;
+                        continue;
+                    }
+                }
+                directions.push([c, c].iter().collect());
+            }
+            _ => {
+                let Some((leaps, slides)) = atom(c) else {
+                    return Err(fail(match c {
+                        'a' | 'x' | 'y' | 'j' | 'k' | 'u' | 't' | 'z' | 'q' | 'd' => {
+                            format!("XBetza's '{c}' (multi-leg, crooked or circular moves) is not supported")
+                        }
+                        _ => format!("'{c}' is neither an atom (W F D N A H L C J Z G K R B Q) nor a modifier"),
+                    }));
+                };
+                let mut range: u8 = if slides { 0 } else { 1 };
+                if let Some(&next) = chars.get(i + 1) {
+                    if let Some(digit) = next.to_digit(10) {
+                        range = digit as u8;
+                        i += 1;
+                    } else if next == c {
+                        range = 0;
+                        i += 1;
+                    }
+                }
+                if lame && range != 1 {
+                    return Err(fail(format!("a lame rider ('n' before '{c}') is not supported")));
+                }
+                let modes_here = if modes == 0 { MOVES | CAPTURES } else { modes };
+                for &(a, b) in leaps {
+                    let mut words: Vec<String> = Vec::new();
+                    for word in &directions {
+                        let mut letters = word.chars();
+                        let (first, second) = (letters.next().unwrap_or('f'), letters.next().unwrap_or('f'));
+                        // An orthogonal leap has no oblique halves: `fsW` is forward and sideways.
+                        if leaps.len() == 1 && b == 0 && first != second {
+                            words.push([first, first].iter().collect());
+                            words.push([second, second].iter().collect());
+                        } else {
+                            words.push(word.clone());
+                        }
+                    }
+                    for ((df, dr), tags) in images(a, b) {
+                        let chosen = words.is_empty() || tags.iter().any(|tag| words.iter().any(|word| word == tag));
+                        let duplicate = rays.iter().any(|ray| {
+                            (ray.df, ray.dr, ray.range, ray.modes, ray.hop, ray.initial)
+                                == (df, dr, range, modes_here, hop, initial)
+                        });
+                        if !chosen || duplicate {
+                            continue;
+                        }
+                        let (lame_squares, lame_len) = if lame { lame_path(df, dr) } else { ([(0, 0); 2], 0) };
+                        rays.push(Ray {
+                            df,
+                            dr,
+                            range,
+                            modes: modes_here,
+                            hop,
+                            initial,
+                            en_passant: en_passant && modes_here & CAPTURES != 0,
+                            wraps,
+                            lame: lame_squares,
+                            lame_len,
+                        });
+                    }
+                }
+                modes = 0;
+                hop = Hop::No;
+                (lame, initial, en_passant, wraps) = (false, false, false, false);
+                directions.clear();
+                pending = false;
+                i += 1;
+                continue;
+            }
+        }
+        pending = true;
+        i += 1;
+    }
+    if pending {
+        return Err(fail("modifiers at the end with no atom after them".to_string()));
+    }
+    Ok(rays)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn targets(notation: &str) -> Vec<(i8, i8)> {
+        let mut found: Vec<(i8, i8)> = parse(notation).unwrap().iter().map(|ray| (ray.df, ray.dr)).collect();
+        found.sort_unstable();
+        found
+    }
+
+    #[test]
+    fn directions_select_what_fairy_stockfish_selects() {
+        assert_eq!(targets("N").len(), 8);
+        assert_eq!(targets("fN"), [(-1, 2), (1, 2)], "Fairy-Stockfish's shogi knight");
+        assert_eq!(targets("fsN"), [(-2, 1), (2, 1)]);
+        assert_eq!(targets("fsW"), [(-1, 0), (0, 1), (1, 0)], "the soldier");
+        assert_eq!(targets("fF"), [(-1, 1), (1, 1)]);
+        assert_eq!(targets("lfF"), [(-1, 1)]);
+        assert_eq!(targets("vR"), [(0, -1), (0, 1)]);
+        assert_eq!(targets("K").len(), 8);
+    }
+
+    #[test]
+    fn modes_ranges_and_flags_are_kept() {
+        let pawn = parse("fmWfceFifmnD").unwrap();
+        assert_eq!(pawn.len(), 4);
+        assert!(pawn[0].moves() && !pawn[0].captures());
+        assert!(pawn[1].captures() && !pawn[1].moves() && pawn[1].en_passant);
+        let double = pawn[3];
+        assert!(double.initial && double.moves() && !double.captures());
+        assert_eq!((double.df, double.dr, double.lame_path()), (0, 2, &[(0, 1)][..]));
+        let cannon = parse("mRcpR").unwrap();
+        assert_eq!(cannon.iter().filter(|ray| ray.hop == Hop::Cannon).count(), 4);
+        assert!(cannon.iter().all(|ray| ray.range == 0));
+        assert_eq!(parse("W4").unwrap()[0].range, 4);
+        assert_eq!(parse("NN").unwrap()[0].range, 0, "the nightrider");
+        let horse = parse("nN").unwrap();
+        assert!(horse.iter().any(|ray| (ray.df, ray.dr) == (1, 2) && ray.lame_path() == [(0, 1)]));
+        assert!(horse.iter().any(|ray| (ray.df, ray.dr) == (2, 1) && ray.lame_path() == [(1, 0)]));
+        let zebra = parse("nZ").unwrap();
+        assert!(zebra.iter().any(|ray| (ray.df, ray.dr) == (2, 3) && ray.lame_path() == [(0, 1), (1, 2)]));
+        assert!(parse("oK").unwrap().iter().all(|ray| ray.wraps));
+    }
+
+    #[test]
+    fn what_it_cannot_play_is_refused_with_the_reason() {
+        let error = parse("mafsmafW").unwrap_err();
+        assert!(error.why.contains("multi-leg"), "{error}");
+        assert!(parse("X").unwrap_err().why.contains("neither an atom"));
+        assert!(parse("fm").unwrap_err().why.contains("no atom"));
+        assert!(parse("nR").unwrap_err().why.contains("lame rider"));
+        assert_eq!(parse("").unwrap(), []);
+    }
+}

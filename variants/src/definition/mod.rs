@@ -1,0 +1,223 @@
+//! Variants as data: a definition's text becomes a [`Variant`], the table of
+//! rules that the position, the move generator and the results read.
+
+pub mod ini;
+pub mod keys;
+pub mod pieces;
+pub mod rules;
+
+use crate::betza::{self, Ray};
+use crate::square::{SquareSet, square};
+use rules::{Area, Counting, RoyalRule, Rules, Types, Value};
+
+/// A set of a variant's kinds, bit `kind`.
+pub type KindSet = u64;
+
+/// Most kinds a variant may have: one per letter.
+pub const MAX_KINDS: usize = 26;
+
+/// A kind of piece in a variant.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Kind {
+    /// Fairy-Stockfish's name of the type (`knight`, `customPiece1`).
+    pub name: String,
+    /// Its letter, lowercase.
+    pub letter: char,
+    /// Its moves in Betza notation, as the definition gave them (with the
+    /// pawn's double step where the variant has it).
+    pub betza: String,
+    pub rays: Vec<Ray>,
+    /// It may not be left in check, and is never taken.
+    pub royal: bool,
+}
+
+/// How a side's loss of the pieces of some kinds ends the game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Extinction {
+    /// For the side that has run out.
+    pub value: Value,
+    /// Judged for the side to move only once it has had its move to answer.
+    pub claim: bool,
+    pub kinds: KindSet,
+    /// `*`: all the side's pieces counted together, not kind by kind.
+    pub all_pieces: bool,
+    /// Run out means this many or fewer of one of the kinds…
+    pub count: u32,
+    /// …while the opponent has at least this many.
+    pub opponent_count: u32,
+}
+
+/// A variant, ready to play.
+#[derive(Clone, Debug)]
+pub struct Variant {
+    pub name: String,
+    pub files: u8,
+    pub ranks: u8,
+    /// Index = kind, the piece code's low bits less one.
+    pub kinds: Vec<Kind>,
+    pub start_fen: String,
+    pub chess960: bool,
+    /// The standard variant xboard should take its rules of drawing from.
+    pub template: Option<String>,
+    pub piece_to_char_table: Option<String>,
+    pub pocket_size: u8,
+    pub promotion_region: [SquareSet; 2],
+    pub promotion_pawns: [KindSet; 2],
+    pub promotion_choices: [KindSet; 2],
+    /// At most this many of a kind after promoting (255: no limit).
+    pub promotion_limit: [u8; MAX_KINDS],
+    pub mandatory_pawn_promotion: bool,
+    pub immobility_illegal: bool,
+    /// Where `i` moves (a pawn's double step) may start; empty without them.
+    pub double_step_region: [SquareSet; 2],
+    pub en_passant_kinds: [KindSet; 2],
+    pub castling: bool,
+    pub castling_kingside_file: u8,
+    pub castling_queenside_file: u8,
+    /// Relative: 0 is each side's own first rank.
+    pub castling_rank: u8,
+    pub castling_king_file: u8,
+    pub castling_king_kinds: [KindSet; 2],
+    pub castling_rook_kinds: [KindSet; 2],
+    pub castling_rook_kingside_file: u8,
+    pub castling_rook_queenside_file: u8,
+    pub checking: bool,
+    pub must_capture: bool,
+    pub n_move_rule_kinds: [KindSet; 2],
+    pub n_move_rule: u32,
+    pub n_fold_rule: u32,
+    pub n_fold_value: Value,
+    pub stalemate_value: Value,
+    pub checkmate_value: Value,
+    pub extinction: Option<Extinction>,
+    pub counting: Counting,
+    pub royal_rule: RoyalRule,
+    /// The definition, its parents' sections first: read on its own by
+    /// [`crate::Catalog::read_definition`], it gives this variant again.
+    pub definition: String,
+}
+
+impl Variant {
+    /// The variant `rules` describe, called `name`.
+    ///
+    /// # Errors
+    /// With the reason, when the rules cannot be played: no pieces, too many,
+    /// moves that do not parse.
+    pub fn compile(name: &str, rules: &Rules, definition: String) -> Result<Variant, String> {
+        let (files, ranks) = (rules.max_file, rules.max_rank);
+        let mut defs = rules.pieces.clone();
+        defs.sort_by_key(|piece| pieces::order(&piece.name));
+        if defs.is_empty() {
+            return Err(format!("variant {name} has no pieces"));
+        }
+        if defs.len() > MAX_KINDS {
+            return Err(format!("variant {name} has {} kinds of piece; at most {MAX_KINDS}", defs.len()));
+        }
+        let kinds: Vec<Kind> = defs
+            .iter()
+            .map(|piece| {
+                let mut betza = piece.betza.clone();
+                if piece.name == "pawn" && rules.double_step {
+                    betza.push_str("ifmnD");
+                }
+                let rays = betza::parse(&betza).map_err(|error| format!("{}: {error}", piece.name))?;
+                Ok(Kind { name: piece.name.clone(), letter: piece.letter, betza, rays, royal: piece.name == "king" })
+            })
+            .collect::<Result<_, String>>()?;
+        let all: KindSet = (1 << kinds.len()) - 1;
+        let set = |types: &Types| -> KindSet {
+            if types.all {
+                return all;
+            }
+            kinds
+                .iter()
+                .enumerate()
+                .filter(|(_, kind)| types.names.contains(&kind.name))
+                .fold(0, |bits, (index, _)| bits | 1 << index)
+        };
+        let region = |areas: &[Area]| -> SquareSet {
+            let mut set = SquareSet::EMPTY;
+            for area in areas {
+                match *area {
+                    Area::Rank(rank) if rank < ranks => set = set.union(SquareSet::rank(rank, files)),
+                    Area::File(file) if file < files => set = set.union(SquareSet::file(file, ranks)),
+                    Area::Square(file, rank) if file < files && rank < ranks => set.insert(square(file, rank)),
+                    _ => {}
+                }
+            }
+            set
+        };
+        let mut promotion_limit = [u8::MAX; MAX_KINDS];
+        for (type_name, limit) in &rules.promotion_limit {
+            if let Some(index) = kinds.iter().position(|kind| &kind.name == type_name) {
+                promotion_limit[index] = *limit;
+            }
+        }
+        let pair = |types: &[Types; 2]| [set(&types[0]), set(&types[1])];
+        let extinction = rules.extinction_value.map(|value| Extinction {
+            value,
+            claim: rules.extinction_claim,
+            kinds: set(&rules.extinction_piece_types),
+            all_pieces: rules.extinction_piece_types.all,
+            count: rules.extinction_piece_count,
+            opponent_count: rules.extinction_opponent_piece_count,
+        });
+        Ok(Variant {
+            name: name.to_string(),
+            files,
+            ranks,
+            start_fen: rules.start_fen.clone(),
+            chess960: rules.chess960,
+            template: rules.variant_template.clone(),
+            piece_to_char_table: rules.piece_to_char_table.clone(),
+            pocket_size: rules.pocket_size,
+            promotion_region: [region(&rules.promotion_region[0]), region(&rules.promotion_region[1])],
+            promotion_pawns: pair(&rules.promotion_pawn_types),
+            promotion_choices: pair(&rules.promotion_piece_types),
+            promotion_limit,
+            mandatory_pawn_promotion: rules.mandatory_pawn_promotion,
+            immobility_illegal: rules.immobility_illegal,
+            double_step_region: if rules.double_step {
+                [region(&rules.double_step_region[0]), region(&rules.double_step_region[1])]
+            } else {
+                [SquareSet::EMPTY; 2]
+            },
+            en_passant_kinds: pair(&rules.en_passant_types),
+            castling: rules.castling,
+            castling_kingside_file: rules.castling_kingside_file,
+            castling_queenside_file: rules.castling_queenside_file,
+            castling_rank: rules.castling_rank,
+            castling_king_file: rules.castling_king_file,
+            castling_king_kinds: pair(&rules.castling_king_piece),
+            castling_rook_kinds: pair(&rules.castling_rook_pieces),
+            castling_rook_kingside_file: rules.castling_rook_kingside_file.unwrap_or(files - 1),
+            castling_rook_queenside_file: rules.castling_rook_queenside_file,
+            checking: rules.checking,
+            must_capture: rules.must_capture,
+            n_move_rule_kinds: pair(&rules.n_move_rule_types),
+            n_move_rule: rules.n_move_rule,
+            n_fold_rule: rules.n_fold_rule,
+            n_fold_value: rules.n_fold_value,
+            stalemate_value: rules.stalemate_value,
+            checkmate_value: rules.checkmate_value,
+            extinction,
+            counting: rules.counting_rule,
+            royal_rule: rules.royal_rule,
+            kinds,
+            definition,
+        })
+    }
+
+    /// The kind written `letter` (either case).
+    #[must_use]
+    pub fn kind_of_letter(&self, letter: char) -> Option<usize> {
+        let letter = letter.to_ascii_lowercase();
+        self.kinds.iter().position(|kind| kind.letter == letter)
+    }
+
+    /// Whether pieces wait in hand (a holdings pool) in this variant.
+    #[must_use]
+    pub fn has_hands(&self) -> bool {
+        self.pocket_size > 0
+    }
+}

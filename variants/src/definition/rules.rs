@@ -1,0 +1,151 @@
+//! The rules of a variant as a definition states them, before they are tied
+//! to a board: piece types by name, regions by rank and file. Every field has
+//! Fairy-Stockfish's default, so a section with no parent is "standard chess
+//! without any predefined pieces", as its `variants.ini` says.
+
+use super::pieces::PieceDef;
+
+/// A result, from the point of view of the side it happens to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Value {
+    Win,
+    Loss,
+    Draw,
+}
+
+/// Counting rules that end a game as a draw after a number of moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Counting {
+    #[default]
+    None,
+    Makruk,
+    Asean,
+}
+
+/// Which of several royal pieces is the one that may not be left in check.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum RoyalRule {
+    /// Every royal piece (one, in every variant that has one).
+    #[default]
+    Every,
+    /// The one nearest a1, files counted first (ICC wild 9, xboard's `twokings`).
+    NearestA1,
+}
+
+/// A part of a region: `*8` (a rank), `a*` (a file) or `e4` (a square); ranks from 0.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Area {
+    Rank(u8),
+    File(u8),
+    Square(u8, u8),
+}
+
+/// A set of piece types by name, or every type (`*`).
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Types {
+    pub all: bool,
+    pub names: Vec<String>,
+}
+
+impl Types {
+    #[must_use]
+    pub fn of(names: &[&str]) -> Types {
+        Types { all: false, names: names.iter().map(|name| (*name).to_string()).collect() }
+    }
+}
+
+/// A variant's rules as its definition gives them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rules {
+    pub max_rank: u8,
+    pub max_file: u8,
+    pub pieces: Vec<PieceDef>,
+    pub start_fen: String,
+    pub chess960: bool,
+    pub variant_template: Option<String>,
+    pub piece_to_char_table: Option<String>,
+    pub pocket_size: u8,
+    pub promotion_region: [Vec<Area>; 2],
+    pub promotion_pawn_types: [Types; 2],
+    pub promotion_piece_types: [Types; 2],
+    pub promotion_limit: Vec<(String, u8)>,
+    pub mandatory_pawn_promotion: bool,
+    pub immobility_illegal: bool,
+    pub double_step: bool,
+    pub double_step_region: [Vec<Area>; 2],
+    pub en_passant_types: [Types; 2],
+    pub castling: bool,
+    pub castling_kingside_file: u8,
+    pub castling_queenside_file: u8,
+    pub castling_rank: u8,
+    pub castling_king_file: u8,
+    pub castling_king_piece: [Types; 2],
+    pub castling_rook_kingside_file: Option<u8>,
+    pub castling_rook_queenside_file: u8,
+    pub castling_rook_pieces: [Types; 2],
+    pub checking: bool,
+    pub must_capture: bool,
+    pub n_move_rule_types: [Types; 2],
+    pub n_move_rule: u32,
+    pub n_fold_rule: u32,
+    pub n_fold_value: Value,
+    pub stalemate_value: Value,
+    pub checkmate_value: Value,
+    pub extinction_value: Option<Value>,
+    pub extinction_claim: bool,
+    pub extinction_piece_types: Types,
+    pub extinction_piece_count: u32,
+    pub extinction_opponent_piece_count: u32,
+    pub counting_rule: Counting,
+    pub royal_rule: RoyalRule,
+}
+
+impl Default for Rules {
+    fn default() -> Rules {
+        let pawns = || [Types::of(&["pawn"]), Types::of(&["pawn"])];
+        let minors_and_majors = Types::of(&["queen", "rook", "bishop", "knight"]);
+        Rules {
+            max_rank: 8,
+            max_file: 8,
+            pieces: Vec::new(),
+            start_fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1".to_string(),
+            chess960: false,
+            variant_template: None,
+            piece_to_char_table: None,
+            pocket_size: 0,
+            promotion_region: [vec![Area::Rank(7)], vec![Area::Rank(0)]],
+            promotion_pawn_types: pawns(),
+            promotion_piece_types: [minors_and_majors.clone(), minors_and_majors],
+            promotion_limit: Vec::new(),
+            mandatory_pawn_promotion: true,
+            immobility_illegal: false,
+            double_step: true,
+            double_step_region: [vec![Area::Rank(1)], vec![Area::Rank(6)]],
+            en_passant_types: pawns(),
+            castling: true,
+            castling_kingside_file: 6,
+            castling_queenside_file: 2,
+            castling_rank: 0,
+            castling_king_file: 4,
+            castling_king_piece: [Types::of(&["king"]), Types::of(&["king"])],
+            castling_rook_kingside_file: None,
+            castling_rook_queenside_file: 0,
+            castling_rook_pieces: [Types::of(&["rook"]), Types::of(&["rook"])],
+            checking: true,
+            must_capture: false,
+            n_move_rule_types: pawns(),
+            n_move_rule: 50,
+            n_fold_rule: 3,
+            n_fold_value: Value::Draw,
+            stalemate_value: Value::Draw,
+            checkmate_value: Value::Loss,
+            extinction_value: None,
+            extinction_claim: false,
+            extinction_piece_types: Types::default(),
+            extinction_piece_count: 0,
+            extinction_opponent_piece_count: 0,
+            counting_rule: Counting::None,
+            royal_rule: RoyalRule::Every,
+        }
+    }
+}

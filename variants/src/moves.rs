@@ -1,0 +1,55 @@
+//! Moves on a variant's board, and a list of them.
+
+use crate::square::Square;
+
+/// What a move does beyond taking what stands on its target.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Special {
+    None,
+    /// The king goes to `to`, the rook on `rook` beside it.
+    Castle {
+        rook: Square,
+    },
+    /// Takes the piece on `victim`, which has just passed `to`.
+    EnPassant {
+        victim: Square,
+    },
+    /// A first move that passes `passed`, where an enemy may take it en passant.
+    DoubleStep {
+        passed: Square,
+    },
+}
+
+/// A move of one piece from `from` to `to`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Move {
+    pub from: Square,
+    pub to: Square,
+    /// The kind it becomes, plus one; 0 when it stays what it is.
+    pub promotion: u8,
+    pub special: Special,
+}
+
+impl Move {
+    #[must_use]
+    pub const fn new(from: Square, to: Square) -> Move {
+        Move { from, to, promotion: 0, special: Special::None }
+    }
+
+    /// The kind it promotes to.
+    #[must_use]
+    pub const fn promotion_kind(&self) -> Option<usize> {
+        match self.promotion {
+            0 => None,
+            code => Some(code as usize - 1),
+        }
+    }
+
+    #[must_use]
+    pub const fn is_castle(&self) -> bool {
+        matches!(self.special, Special::Castle { .. })
+    }
+}
+
+/// The moves of a position.
+pub type MoveList = Vec<Move>;

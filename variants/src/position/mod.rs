@@ -1,0 +1,299 @@
+//! A position of a variant: the board, the hands, whose turn, castling and
+//! en-passant rights, the clocks; playing and taking back moves in place.
+
+mod attacks;
+mod fen;
+mod movegen;
+mod outcome;
+
+pub use fen::FenError;
+pub use outcome::{Outcome, Reason};
+
+use std::sync::Arc;
+
+use crate::definition::{MAX_KINDS, Variant};
+use crate::moves::{Move, Special};
+use crate::square::{Square, SquareSet, file_of, rank_of, square};
+
+/// A piece code: kind + 1 in the low seven bits, colour in the high one, as
+/// the plugin API's `BoardPiece`; 0 is an empty square.
+#[inline]
+#[must_use]
+pub const fn piece_code(kind: usize, color: u8) -> u8 {
+    (kind as u8 + 1) | (color << 7)
+}
+
+/// The kind of a non-empty piece code.
+#[inline]
+#[must_use]
+pub const fn kind_of(code: u8) -> usize {
+    (code & 0x7F) as usize - 1
+}
+
+/// The colour of a non-empty piece code: 0 for the first player.
+#[inline]
+#[must_use]
+pub const fn color_of(code: u8) -> u8 {
+    code >> 7
+}
+
+/// What [`Position::undo`] needs to take a move back.
+#[derive(Clone, Copy, Debug)]
+pub struct Undo {
+    moved: u8,
+    captured: u8,
+    castling: [[Option<Square>; 2]; 2],
+    en_passant: Option<(Square, Square)>,
+    halfmoves: u32,
+    hand_taken: Option<usize>,
+}
+
+/// A position of a variant.
+#[derive(Clone, Debug)]
+pub struct Position {
+    variant: Arc<Variant>,
+    board: [u8; 256],
+    by_color: [SquareSet; 2],
+    counts: [[u8; MAX_KINDS]; 2],
+    hands: [[u8; MAX_KINDS]; 2],
+    turn: u8,
+    /// The rook squares each side may castle with: [colour][king side, queen side].
+    castling: [[Option<Square>; 2]; 2],
+    /// The square passed by a double step, and the piece that passed it.
+    en_passant: Option<(Square, Square)>,
+    halfmoves: u32,
+    fullmoves: u32,
+}
+
+impl Position {
+    /// An empty board of `variant`, the first player to move.
+    #[must_use]
+    pub fn empty(variant: Arc<Variant>) -> Position {
+        Position {
+            variant,
+            board: [0; 256],
+            by_color: [SquareSet::EMPTY; 2],
+            counts: [[0; MAX_KINDS]; 2],
+            hands: [[0; MAX_KINDS]; 2],
+            turn: 0,
+            castling: [[None; 2]; 2],
+            en_passant: None,
+            halfmoves: 0,
+            fullmoves: 1,
+        }
+    }
+
+    /// The variant's start position.
+    ///
+    /// # Errors
+    /// When the variant's start FEN does not fit it (a catalog checks this once).
+    pub fn start(variant: Arc<Variant>) -> Result<Position, FenError> {
+        let fen = variant.start_fen.clone();
+        Position::from_fen(variant, &fen)
+    }
+
+    #[must_use]
+    pub fn variant(&self) -> &Arc<Variant> {
+        &self.variant
+    }
+
+    /// The piece code on `square` (0: empty).
+    #[inline]
+    #[must_use]
+    pub fn piece_at(&self, square: Square) -> u8 {
+        self.board[usize::from(square)]
+    }
+
+    /// Every square's piece code.
+    #[must_use]
+    pub fn squares(&self) -> &[u8; 256] {
+        &self.board
+    }
+
+    #[must_use]
+    pub fn occupied_by(&self, color: u8) -> SquareSet {
+        self.by_color[usize::from(color)]
+    }
+
+    /// 0 when the first player (White) is to move.
+    #[must_use]
+    pub fn turn(&self) -> u8 {
+        self.turn
+    }
+
+    #[must_use]
+    pub fn halfmoves(&self) -> u32 {
+        self.halfmoves
+    }
+
+    #[must_use]
+    pub fn fullmoves(&self) -> u32 {
+        self.fullmoves
+    }
+
+    /// How many pieces of `kind` `color` has on the board.
+    #[must_use]
+    pub fn count(&self, color: u8, kind: usize) -> u8 {
+        self.counts[usize::from(color)][kind]
+    }
+
+    /// How many pieces of `kind` `color` holds in hand.
+    #[must_use]
+    pub fn in_hand(&self, color: u8, kind: usize) -> u8 {
+        self.hands[usize::from(color)][kind]
+    }
+
+    /// The square passed by the last move's double step, if any.
+    #[must_use]
+    pub fn en_passant_square(&self) -> Option<Square> {
+        self.en_passant.map(|(passed, _)| passed)
+    }
+
+    /// The rooks each side may still castle with.
+    #[must_use]
+    pub fn castling_rooks(&self, color: u8) -> [Option<Square>; 2] {
+        self.castling[usize::from(color)]
+    }
+
+    fn put(&mut self, square: Square, code: u8) {
+        debug_assert_eq!(self.board[usize::from(square)], 0);
+        self.board[usize::from(square)] = code;
+        self.by_color[usize::from(color_of(code))].insert(square);
+        self.counts[usize::from(color_of(code))][kind_of(code)] += 1;
+    }
+
+    fn take(&mut self, square: Square) -> u8 {
+        let code = self.board[usize::from(square)];
+        if code != 0 {
+            self.board[usize::from(square)] = 0;
+            self.by_color[usize::from(color_of(code))].remove(square);
+            self.counts[usize::from(color_of(code))][kind_of(code)] -= 1;
+        }
+        code
+    }
+
+    /// The square `steps` of (df, dr) from `from`, on the board; the file wraps
+    /// round when `wraps`.
+    #[inline]
+    #[must_use]
+    pub fn offset(&self, from: Square, df: i8, dr: i8, wraps: bool) -> Option<Square> {
+        let files = i16::from(self.variant.files);
+        let mut file = i16::from(file_of(from)) + i16::from(df);
+        let rank = i16::from(rank_of(from)) + i16::from(dr);
+        if wraps {
+            file = file.rem_euclid(files);
+        }
+        if file < 0 || file >= files || rank < 0 || rank >= i16::from(self.variant.ranks) {
+            return None;
+        }
+        Some(square(file as u8, rank as u8))
+    }
+
+    /// The rank of `square` counted from `color`'s side.
+    #[must_use]
+    pub fn relative_rank(&self, square: Square, color: u8) -> u8 {
+        if color == 0 { rank_of(square) } else { self.variant.ranks - 1 - rank_of(square) }
+    }
+
+    /// Plays `m`, which must be one of this position's pseudo-legal moves.
+    pub fn play(&mut self, m: Move) -> Undo {
+        let us = self.turn;
+        let king_moves = self.castling[usize::from(us)] != [None; 2] && self.castling_king(us) == Some(m.from);
+        let moving = self.take(m.from);
+        let mut undo = Undo {
+            moved: moving,
+            captured: 0,
+            castling: self.castling,
+            en_passant: self.en_passant,
+            halfmoves: self.halfmoves,
+            hand_taken: None,
+        };
+        self.en_passant = None;
+        let kind = kind_of(moving);
+        let mut irreversible = self.variant.n_move_rule_kinds[usize::from(us)] >> kind & 1 != 0;
+        match m.special {
+            Special::Castle { rook } => {
+                let rook_code = self.take(rook);
+                let rook_to = if file_of(rook) > file_of(m.from) { m.to - 1 } else { m.to + 1 };
+                self.put(m.to, moving);
+                self.put(rook_to, rook_code);
+                self.castling[usize::from(us)] = [None; 2];
+            }
+            Special::EnPassant { victim } => {
+                undo.captured = self.take(victim);
+                self.put(m.to, moving);
+                irreversible = true;
+            }
+            Special::None | Special::DoubleStep { .. } => {
+                undo.captured = self.take(m.to);
+                let placed = match m.promotion_kind() {
+                    Some(promoted) => {
+                        if self.variant.has_hands() && self.hands[usize::from(us)][promoted] > 0 {
+                            self.hands[usize::from(us)][promoted] -= 1;
+                            undo.hand_taken = Some(promoted);
+                        }
+                        piece_code(promoted, us)
+                    }
+                    None => moving,
+                };
+                self.put(m.to, placed);
+                if let Special::DoubleStep { passed } = m.special {
+                    self.en_passant = Some((passed, m.to));
+                }
+                irreversible |= undo.captured != 0;
+            }
+        }
+        if king_moves {
+            self.castling[usize::from(us)] = [None; 2];
+        } else {
+            self.drop_castling_rook(m.from);
+        }
+        self.drop_castling_rook(m.to);
+        self.halfmoves = if irreversible { 0 } else { self.halfmoves + 1 };
+        if us == 1 {
+            self.fullmoves += 1;
+        }
+        self.turn ^= 1;
+        undo
+    }
+
+    fn drop_castling_rook(&mut self, square: Square) {
+        for side in &mut self.castling {
+            for rook in side.iter_mut() {
+                if *rook == Some(square) {
+                    *rook = None;
+                }
+            }
+        }
+    }
+
+    /// Takes back `m`, played with [`Position::play`], which returned `undo`.
+    pub fn undo(&mut self, m: Move, undo: Undo) {
+        self.turn ^= 1;
+        let us = self.turn;
+        if us == 1 {
+            self.fullmoves -= 1;
+        }
+        self.take(m.to);
+        match m.special {
+            Special::Castle { rook } => {
+                let rook_to = if file_of(rook) > file_of(m.from) { m.to - 1 } else { m.to + 1 };
+                let rook_code = self.take(rook_to);
+                self.put(rook, rook_code);
+            }
+            Special::EnPassant { victim } => self.put(victim, undo.captured),
+            Special::None | Special::DoubleStep { .. } => {
+                if undo.captured != 0 {
+                    self.put(m.to, undo.captured);
+                }
+            }
+        }
+        if let Some(kind) = undo.hand_taken {
+            self.hands[usize::from(us)][kind] += 1;
+        }
+        self.put(m.from, undo.moved);
+        self.castling = undo.castling;
+        self.en_passant = undo.en_passant;
+        self.halfmoves = undo.halfmoves;
+    }
+}

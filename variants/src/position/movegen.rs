@@ -1,0 +1,234 @@
+//! Move generation: every piece's rays walked from where it stands, castling,
+//! en passant and promotion; then the legal moves, those that leave no royal
+//! piece in check (and take when taking is compulsory).
+
+use super::{Position, color_of, kind_of, piece_code};
+use crate::betza::Hop;
+use crate::moves::{Move, MoveList, Special};
+use crate::square::{Square, file_of, rank_of, square};
+
+impl Position {
+    /// The square of `color`'s king that castles: the castling piece on its
+    /// castling rank (at the king file if there are several).
+    #[must_use]
+    pub fn castling_king(&self, color: u8) -> Option<Square> {
+        let variant = &self.variant;
+        let rank = if color == 0 { variant.castling_rank } else { variant.ranks - 1 - variant.castling_rank };
+        let kinds = variant.castling_king_kinds[usize::from(color)];
+        let mut found = None;
+        for file in 0..variant.files {
+            let at = square(file, rank);
+            let code = self.piece_at(at);
+            if code != 0 && color_of(code) == color && kinds >> kind_of(code) & 1 != 0 {
+                if found.is_some() {
+                    let at_king_file = square(variant.castling_king_file, rank);
+                    return (self.piece_at(at_king_file) == code).then_some(at_king_file);
+                }
+                found = Some(at);
+            }
+        }
+        found
+    }
+
+    /// Whether the piece of `kind` standing on `at` could ever move again, for
+    /// variants where moving to a square with no way on is illegal.
+    fn could_move_from(&self, kind: usize, at: Square, color: u8) -> bool {
+        self.variant.kinds[kind].rays.iter().any(|ray| {
+            let (df, dr) = Position::oriented(ray, color);
+            !ray.initial && self.offset(at, df, dr, ray.wraps).is_some()
+        })
+    }
+
+    /// Adds the move of the piece of `kind` from `from` to `to`, as each
+    /// promotion where it promotes.
+    fn push_move(&self, moves: &mut MoveList, kind: usize, from: Square, to: Square, special: Special) {
+        let variant = &self.variant;
+        let us = usize::from(self.turn);
+        let promotes = variant.promotion_pawns[us] >> kind & 1 != 0 && variant.promotion_region[us].contains(to);
+        if !promotes {
+            if !variant.immobility_illegal || self.could_move_from(kind, to, self.turn) {
+                moves.push(Move { from, to, promotion: 0, special });
+            }
+            return;
+        }
+        for choice in 0..variant.kinds.len() {
+            if variant.promotion_choices[us] >> choice & 1 == 0 {
+                continue;
+            }
+            let available = if variant.has_hands() {
+                self.in_hand(self.turn, choice) > 0
+            } else {
+                self.count(self.turn, choice) < variant.promotion_limit[choice]
+            };
+            if available {
+                moves.push(Move { from, to, promotion: choice as u8 + 1, special });
+            }
+        }
+        let may_stay = !variant.mandatory_pawn_promotion
+            && (!variant.immobility_illegal || self.could_move_from(kind, to, self.turn));
+        if may_stay {
+            moves.push(Move { from, to, promotion: 0, special });
+        }
+    }
+
+    /// Every move of the side to move that obeys how its pieces move, whether
+    /// or not it leaves a royal piece in check.
+    pub fn pseudo_legal_moves(&self, moves: &mut MoveList) {
+        moves.clear();
+        let us = self.turn;
+        let variant = self.variant.clone();
+        for from in self.occupied_by(us).iter() {
+            let kind = kind_of(self.piece_at(from));
+            for ray in &variant.kinds[kind].rays {
+                if ray.initial && !variant.double_step_region[usize::from(us)].contains(from) {
+                    continue;
+                }
+                let (df, dr) = Position::oriented(ray, us);
+                let limit = if ray.range == 0 { 16 } else { ray.range };
+                let mut at = from;
+                let mut screened = ray.hop == Hop::No;
+                for step in 0..limit.max(16) {
+                    if step >= limit && ray.hop == Hop::No {
+                        break;
+                    }
+                    let Some(to) = self.offset(at, df, dr, ray.wraps) else { break };
+                    if to == from {
+                        break;
+                    }
+                    if ray.range == 1 && ray.hop == Hop::No && !self.lame_path_clear(from, ray, us) {
+                        break;
+                    }
+                    let code = self.piece_at(to);
+                    if !screened {
+                        // A hopper's way to its screen: it may not stop there.
+                        if code != 0 {
+                            screened = true;
+                        }
+                        at = to;
+                        continue;
+                    }
+                    if code == 0 {
+                        if ray.moves() {
+                            let special = match ray.lame_path() {
+                                [(pf, pr)]
+                                    if ray.initial && variant.en_passant_kinds[usize::from(us)] >> kind & 1 != 0 =>
+                                {
+                                    let (pf, pr) = if us == 0 { (*pf, *pr) } else { (-pf, -pr) };
+                                    self.offset(from, pf, pr, ray.wraps)
+                                        .map_or(Special::None, |passed| Special::DoubleStep { passed })
+                                }
+                                _ => Special::None,
+                            };
+                            self.push_move(moves, kind, from, to, special);
+                        }
+                        if let Some((passed, victim)) = self.en_passant
+                            && ray.en_passant
+                            && ray.captures()
+                            && passed == to
+                            && color_of(self.piece_at(victim)) != us
+                        {
+                            self.push_move(moves, kind, from, to, Special::EnPassant { victim });
+                        }
+                        if ray.hop == Hop::Grasshopper {
+                            break;
+                        }
+                        at = to;
+                        continue;
+                    }
+                    if color_of(code) != us && ray.captures() {
+                        self.push_move(moves, kind, from, to, Special::None);
+                    }
+                    break;
+                }
+            }
+        }
+        if variant.castling {
+            self.castling_moves(moves);
+        }
+    }
+
+    fn castling_moves(&self, moves: &mut MoveList) {
+        let us = self.turn;
+        let Some(king) = self.castling_king(us) else { return };
+        let variant = self.variant.clone();
+        let rank = rank_of(king);
+        for (side, rook) in self.castling[usize::from(us)].into_iter().enumerate() {
+            let Some(rook) = rook else { continue };
+            let king_file = if side == 0 { variant.castling_kingside_file } else { variant.castling_queenside_file };
+            let king_to = square(king_file, rank);
+            let rook_to = if side == 0 { king_to - 1 } else { king_to + 1 };
+            let span = |a: Square, b: Square| file_of(a).min(file_of(b))..=file_of(a).max(file_of(b));
+            let blocked = span(king, king_to)
+                .chain(span(rook, rook_to))
+                .map(|file| square(file, rank))
+                .any(|at| at != king && at != rook && self.piece_at(at) != 0);
+            if blocked {
+                continue;
+            }
+            if variant.checking {
+                let mut without_king = self.clone();
+                without_king.take(king);
+                let attacked = span(king, king_to).any(|file| without_king.is_attacked(square(file, rank), us ^ 1));
+                if attacked {
+                    continue;
+                }
+            }
+            moves.push(Move { from: king, to: king_to, promotion: 0, special: Special::Castle { rook } });
+        }
+    }
+
+    /// Whether `m`, pseudo-legal here, leaves the mover's royal pieces safe.
+    #[must_use]
+    pub fn keeps_royals_safe(&mut self, m: Move) -> bool {
+        let us = self.turn;
+        let undo = self.play(m);
+        let safe = !self.in_check_of(us);
+        self.undo(m, undo);
+        safe
+    }
+
+    /// The legal moves. A game that has ended by a variant's rule (a side bared,
+    /// for instance) has none, as in Fairy-Stockfish.
+    pub fn legal_moves(&mut self, moves: &mut MoveList) {
+        if self.immediate_end().is_some() {
+            moves.clear();
+            return;
+        }
+        self.pseudo_legal_moves(moves);
+        let mut pseudo = std::mem::take(moves);
+        pseudo.retain(|&m| self.keeps_royals_safe(m));
+        if self.variant.must_capture && pseudo.iter().any(|&m| self.is_capture(m)) {
+            pseudo.retain(|&m| self.is_capture(m));
+        }
+        *moves = pseudo;
+    }
+
+    /// Whether `m` takes a piece.
+    #[must_use]
+    pub fn is_capture(&self, m: Move) -> bool {
+        matches!(m.special, Special::EnPassant { .. })
+            || (!m.is_castle() && self.piece_at(m.to) != 0 && color_of(self.piece_at(m.to)) != self.turn)
+    }
+
+    /// Leaf nodes of the legal move tree `depth` plies deep.
+    pub fn perft(&mut self, depth: u32) -> u64 {
+        let mut moves = MoveList::new();
+        self.legal_moves(&mut moves);
+        if depth <= 1 {
+            return if depth == 0 { 1 } else { moves.len() as u64 };
+        }
+        let mut nodes = 0;
+        for m in moves {
+            let undo = self.play(m);
+            nodes += self.perft(depth - 1);
+            self.undo(m, undo);
+        }
+        nodes
+    }
+
+    /// The piece `kind` of the side to move would be after `m`'s promotion.
+    #[must_use]
+    pub fn piece_after(&self, m: Move) -> u8 {
+        m.promotion_kind().map_or(self.piece_at(m.from), |kind| piece_code(kind, self.turn))
+    }
+}

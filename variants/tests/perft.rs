@@ -1,0 +1,122 @@
+//! Perft of every built-in variant against the counts Fairy-Stockfish
+//! publishes (`tests/perft.sh`) or, where it has none, those Fairy-Stockfish
+//! 11.1 and Sjaak II agreed on (the research note `shared/notes/variants.md`, §3).
+
+use plugboard_variants::{Catalog, Position};
+
+fn perft(variant: &str, fen: Option<&str>, counts: &[u64]) {
+    let catalog = Catalog::builtin();
+    let rules = catalog.get(variant).unwrap_or_else(|| panic!("no variant {variant}")).clone();
+    let mut position = match fen {
+        Some(fen) => Position::from_fen(rules, fen).unwrap_or_else(|error| panic!("{variant}: {fen}: {error}")),
+        None => Position::start(rules).unwrap(),
+    };
+    for (depth, &expected) in counts.iter().enumerate() {
+        let depth = depth as u32 + 1;
+        assert_eq!(position.perft(depth), expected, "{variant} perft {depth} of {}", position.fen());
+    }
+}
+
+#[test]
+fn capablanca() {
+    perft("capablanca", None, &[28, 784, 25228]);
+}
+
+#[test]
+fn gothic() {
+    perft("gothic", None, &[28, 784, 25283]);
+}
+
+#[test]
+fn janus() {
+    perft("janus", None, &[28, 782, 24747]);
+}
+
+#[test]
+fn caparandom_from_the_capablanca_array() {
+    perft(
+        "caparandom",
+        Some("rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w KQkq - 0 1"),
+        &[28, 784, 25228],
+    );
+}
+
+#[test]
+fn courier_from_xboards_array() {
+    perft("courier", None, &[20, 400, 8500]);
+}
+
+#[test]
+fn courier_from_the_historical_array() {
+    perft(
+        "courier",
+        Some("rnebmk1wbenr/1ppppp1pppp1/6f5/p5p4p/P5P4P/6F5/1PPPPP1PPPP1/RNEBMK1WBENR w - - 0 1"),
+        &[26, 678, 18406],
+    );
+}
+
+#[test]
+fn knightmate() {
+    perft("knightmate", None, &[18, 324, 6765]);
+}
+
+#[test]
+fn shatranj() {
+    perft("shatranj", None, &[16, 256, 4176]);
+}
+
+#[test]
+fn losers() {
+    perft("losers", None, &[20, 400, 8067]);
+}
+
+#[test]
+fn nocastle_and_wildcastle_from_the_chess_array() {
+    perft("nocastle", None, &[20, 400, 8902]);
+    perft("wildcastle", None, &[20, 400, 8902]);
+}
+
+#[test]
+fn berolina() {
+    perft("berolina", None, &[30, 900, 28328]);
+    perft("berolina", Some("k7/6P1/8/8/8/2K2p2/4p3/8 w - - 0 1"), &[16, 152, 1983]);
+    // Fairy-Stockfish's field names both the square passed and the pawn, in either order.
+    perft("berolina", Some("rnbqkbnr/pp1p1ppp/8/2pPp3/8/8/PP1PPPPP/RNBQKBNR w KQkq d6c5 0 1"), &[32, 1047]);
+    perft("berolina", Some("rnbqkbnr/pppp1ppp/8/2p5/5P2/8/PPP1PPPP/RNBQKBNR w KQkq c5d6 2 2"), &[37, 1256, 46643]);
+}
+
+#[test]
+fn makruk_and_asean() {
+    let catalog = Catalog::builtin();
+    for name in ["makruk", "asean"] {
+        let mut position = Position::start(catalog.get(name).unwrap().clone()).unwrap();
+        assert_eq!(position.perft(4), 273026, "{name}");
+    }
+}
+
+#[test]
+fn grand() {
+    perft("grand", None, &[65, 4225, 259514]);
+}
+
+/// One count deeper, where the reference gives it: the fourth ply is where
+/// castling through check, promotions and en passant start to show.
+#[test]
+fn fourth_ply() {
+    let catalog = Catalog::builtin();
+    let references = [
+        ("capablanca", 805_128),
+        ("gothic", 808_984),
+        ("janus", 772_074),
+        ("courier", 180_571),
+        ("knightmate", 139_774),
+        ("shatranj", 68_122),
+        ("losers", 152_955),
+        ("berolina", 882_717),
+        ("nocastle", 197_281),
+    ];
+    for (name, expected) in references {
+        let mut position = Position::start(catalog.get(name).unwrap().clone()).unwrap();
+        assert_eq!(position.perft(4), expected, "{name}");
+    }
+}

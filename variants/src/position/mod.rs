@@ -4,7 +4,9 @@
 mod attacks;
 mod fen;
 mod movegen;
+mod notation;
 mod outcome;
+mod zobrist;
 
 pub use fen::FenError;
 pub use outcome::{Outcome, Reason};
@@ -63,6 +65,15 @@ pub struct Position {
     en_passant: Option<(Square, Square)>,
     halfmoves: u32,
     fullmoves: u32,
+    /// The Zobrist key of the pieces alone; [`Position::hash`] adds the rest.
+    piece_key: u64,
+}
+
+/// What [`Position::undo_null`] needs.
+#[derive(Clone, Copy, Debug)]
+pub struct NullUndo {
+    en_passant: Option<(Square, Square)>,
+    halfmoves: u32,
 }
 
 impl Position {
@@ -80,7 +91,55 @@ impl Position {
             en_passant: None,
             halfmoves: 0,
             fullmoves: 1,
+            piece_key: 0,
         }
+    }
+
+    /// The Zobrist key of the position: pieces, hands, side to move, castling
+    /// rooks and en-passant square.
+    #[must_use]
+    pub fn hash(&self) -> u64 {
+        let mut key = self.piece_key;
+        if self.turn == 1 {
+            key ^= zobrist::TURN;
+        }
+        for rook in self.castling.iter().flatten().flatten() {
+            key ^= zobrist::castling(*rook);
+        }
+        if let Some((passed, _)) = self.en_passant {
+            key ^= zobrist::en_passant(passed);
+        }
+        if self.variant.has_hands() {
+            for color in 0..2u8 {
+                for (kind, &count) in self.hands[usize::from(color)].iter().enumerate() {
+                    if count > 0 {
+                        key ^= zobrist::hand(piece_code(kind, color), count);
+                    }
+                }
+            }
+        }
+        key
+    }
+
+    /// Passes the move to the other side (a search's null move).
+    pub fn play_null(&mut self) -> NullUndo {
+        let undo = NullUndo { en_passant: self.en_passant.take(), halfmoves: self.halfmoves };
+        self.halfmoves += 1;
+        self.turn ^= 1;
+        undo
+    }
+
+    /// Takes back [`Position::play_null`].
+    pub fn undo_null(&mut self, undo: NullUndo) {
+        self.turn ^= 1;
+        self.en_passant = undo.en_passant;
+        self.halfmoves = undo.halfmoves;
+    }
+
+    /// Whether the pieces (and hands) stand as in `other`, whoever is to move.
+    #[must_use]
+    pub fn same_placement(&self, other: &Position) -> bool {
+        self.board == other.board && self.hands == other.hands
     }
 
     /// The variant's start position.
@@ -158,6 +217,7 @@ impl Position {
     fn put(&mut self, square: Square, code: u8) {
         debug_assert_eq!(self.board[usize::from(square)], 0);
         self.board[usize::from(square)] = code;
+        self.piece_key ^= zobrist::piece(code, square);
         self.by_color[usize::from(color_of(code))].insert(square);
         self.counts[usize::from(color_of(code))][kind_of(code)] += 1;
     }
@@ -166,6 +226,7 @@ impl Position {
         let code = self.board[usize::from(square)];
         if code != 0 {
             self.board[usize::from(square)] = 0;
+            self.piece_key ^= zobrist::piece(code, square);
             self.by_color[usize::from(color_of(code))].remove(square);
             self.counts[usize::from(color_of(code))][kind_of(code)] -= 1;
         }

@@ -1,0 +1,89 @@
+//! Moves as CECP writes them on any board: `e2e4`, `a7a8q` (the promotion's
+//! letter), `d12d11`, `e0e1` on ten ranks; castling as the king's move, or
+//! `O-O`/`O-O-O` where xboard writes it so (Chess960-style variants).
+
+use super::Position;
+use crate::moves::{Move, MoveList, Special};
+use crate::square::{file_of, read_square, write_square};
+
+impl Position {
+    /// `m` as CECP writes it.
+    #[must_use]
+    pub fn move_text(&self, m: Move) -> String {
+        let variant = &self.variant;
+        if let Special::Castle { rook } = m.special
+            && variant.chess960
+        {
+            return if file_of(rook) > file_of(m.from) { "O-O" } else { "O-O-O" }.to_string();
+        }
+        let mut text = String::with_capacity(6);
+        write_square(&mut text, m.from, variant.ranks);
+        write_square(&mut text, m.to, variant.ranks);
+        if let Some(kind) = m.promotion_kind() {
+            text.push(variant.kinds[kind].letter);
+        }
+        text
+    }
+
+    /// The legal move `text` names; `Err` says why there is none.
+    ///
+    /// # Errors
+    /// `"not a move"` for text that is no move on this board, `"game is over"`
+    /// when there are no legal moves, `"not legal in this position"` otherwise.
+    pub fn parse_move(&mut self, text: &str) -> Result<Move, &'static str> {
+        let mut legal = MoveList::new();
+        self.legal_moves(&mut legal);
+        let wanted = self.read_move(text)?;
+        let found = legal.iter().copied().find(|&m| wanted(self, m));
+        match found {
+            Some(m) => Ok(m),
+            None if legal.is_empty() => Err("game is over"),
+            None => Err("not legal in this position"),
+        }
+    }
+
+    /// A test that picks the move `text` names out of the legal ones.
+    #[allow(clippy::type_complexity)]
+    fn read_move(&self, text: &str) -> Result<Box<dyn Fn(&Position, Move) -> bool>, &'static str> {
+        let castle_side = match text {
+            "O-O" | "0-0" => Some(true),
+            "O-O-O" | "0-0-0" => Some(false),
+            _ => None,
+        };
+        if let Some(king_side) = castle_side {
+            return Ok(Box::new(move |_, m: Move| match m.special {
+                Special::Castle { rook } => (file_of(rook) > file_of(m.from)) == king_side,
+                _ => false,
+            }));
+        }
+        let variant = &self.variant;
+        let bytes = text.as_bytes();
+        let (from, used) = read_square(bytes, variant.files, variant.ranks).ok_or("not a move")?;
+        let (to, used_to) = read_square(&bytes[used..], variant.files, variant.ranks).ok_or("not a move")?;
+        let suffix = &text[used + used_to..];
+        let promotion = match suffix.strip_prefix('=').unwrap_or(suffix).as_bytes() {
+            [] => None,
+            [letter] => Some(variant.kind_of_letter(char::from(*letter)).ok_or("not a move")?),
+            _ => return Err("not a move"),
+        };
+        Ok(Box::new(move |_, m: Move| {
+            let castle_by_rook = matches!(m.special, Special::Castle { rook } if rook == to);
+            m.from == from && (m.to == to || castle_by_rook) && m.promotion_kind() == promotion
+        }))
+    }
+
+    /// Whether `m` is one of the legal moves.
+    pub fn is_legal(&mut self, m: Move) -> bool {
+        let mut legal = MoveList::new();
+        self.legal_moves(&mut legal);
+        legal.contains(&m)
+    }
+
+    /// Whether `m`, a legal move, gives check.
+    pub fn gives_check(&mut self, m: Move) -> bool {
+        let undo = self.play(m);
+        let check = self.in_check();
+        self.undo(m, undo);
+        check
+    }
+}

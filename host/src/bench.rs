@@ -100,7 +100,9 @@ pub fn bench(plugins: &PluginHost, args: &BenchArgs) -> Result<BenchResult, Stri
     let (module, _) = plugins.search_module("normal");
     let eval = match plugins.evaluator_for("normal") {
         (EvalSource::Chess(eval), _) => eval,
-        (EvalSource::Board(_), plugin) => return Err(format!("{} scores no chess", plugin.name())),
+        (EvalSource::Board(_) | EvalSource::Defined(_), plugin) => {
+            return Err(format!("{} scores no chess", plugin.name()));
+        }
     };
     over_positions(args, |request, reporter| {
         (module.search())(request, eval, reporter).into_result().map(drop).map_err(Into::into)

@@ -1,29 +1,37 @@
 //! `plugboard perft`: move-generator node counts, with the bundled search's move
-//! generator for chess and the shared xiangqi rules for xiangqi.
+//! generator for chess, the shared xiangqi rules for xiangqi, and the rules
+//! engine of variants defined as data for every other variant.
 
 use std::{process::ExitCode, time::Instant};
 
 const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
-/// The rules perft can count.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum PerftVariant {
-    /// Orthodox chess and Chess960 (X-FEN or Shredder-FEN castling).
-    Normal,
-    /// Xiangqi, from a FEN in either lettering (`rnbakabnr/…` or xboard's `rheakaehr/…`).
-    Xiangqi,
-}
-
-pub fn run(variant: PerftVariant, depth: u32, fen: Option<&str>) -> ExitCode {
+/// Counts by the rules of `variant`: `normal` (orthodox chess and Chess960,
+/// X-FEN or Shredder-FEN castling), `xiangqi` (either lettering), or any variant
+/// defined as data (`capablanca`, a user's own).
+pub fn run(variant: &str, depth: u32, fen: Option<&str>) -> ExitCode {
     let counted = match variant {
-        PerftVariant::Normal => plugboard_alphabeta::board_from_fen(fen.unwrap_or(START_FEN))
+        "normal" => plugboard_alphabeta::board_from_fen(fen.unwrap_or(START_FEN))
             .map(|board| count(|| plugboard_alphabeta::perft(&board, depth))),
-        PerftVariant::Xiangqi => {
+        "xiangqi" => {
             let position = match fen {
                 Some(fen) => plugboard_xiangqi::Position::from_fen(fen).map_err(|why| why.to_string()),
                 None => Ok(plugboard_xiangqi::Position::start()),
             };
             position.map(|position| count(|| position.perft(depth)))
+        }
+        name => {
+            let Some(rules) = crate::game::defined::variant(name) else {
+                let mut known = vec!["normal".to_string(), "xiangqi".to_string()];
+                known.extend(crate::game::defined::names());
+                eprintln!("perft: no variant called {name} (the variants: {})", known.join(", "));
+                return ExitCode::FAILURE;
+            };
+            let position = match fen {
+                Some(fen) => plugboard_variants::Position::from_fen(rules, fen),
+                None => plugboard_variants::Position::start(rules),
+            };
+            position.map_err(|why| why.to_string()).map(|mut position| count(|| position.perft(depth)))
         }
     };
     match counted {

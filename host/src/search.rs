@@ -14,8 +14,8 @@ use std::{
 
 use abi_stable::std_types::{RResult, RSlice};
 use plugboard_plugin_api::{
-    BoardPresetScore, BoardSearchRequest, InfoKind, Move, NO_DEADLINE, PresetScore, Reporter, SearchControl,
-    SearchInfo, SearchModuleRef, SearchOutcome, SearchRequest,
+    BoardPosition, BoardPresetScore, BoardSearchRequest, InfoKind, Move, NO_DEADLINE, PresetScore, Reporter,
+    SearchControl, SearchInfo, SearchModuleRef, SearchOutcome, SearchRequest,
 };
 
 use crate::{
@@ -54,6 +54,8 @@ pub struct SearchSpec {
     /// The evaluation's entry for the kind of position searched.
     pub eval: EvalSource,
     pub game_start: PluginPosition,
+    /// The `variants.ini` text of a variant defined as data, for its search.
+    pub definition: Option<String>,
     pub moves: Vec<Move>,
     pub root: PluginPosition,
     pub root_moves: Vec<Move>,
@@ -400,38 +402,25 @@ pub fn run_plugin(
             }
             (spec.module.search())(&request, eval, reporter)
         }
+        (PluginPosition::Board(game_start), PluginPosition::Board(root), EvalSource::Defined(eval)) => {
+            let Some(search_defined) = spec.module.search_defined() else {
+                return Err(format!("{} cannot search variants defined as data", spec.search_name));
+            };
+            let Some(definition) = spec.definition.as_deref() else {
+                return Err("a variant defined as data came without its definition".into());
+            };
+            let preset_scores = board_presets(&spec.preset_scores);
+            let request = board_request(&spec, game_start, root, &preset_scores, control);
+            search_defined(&request, definition.into(), eval, reporter)
+        }
         (PluginPosition::Board(game_start), PluginPosition::Board(root), EvalSource::Board(eval)) => {
             // The host chooses only searches that have the entry; a plugin that
             // lost it between the choice and now is told apart all the same.
             let Some(search_board) = spec.module.search_board() else {
                 return Err(format!("{} cannot search {} boards", spec.search_name, root.variant.cecp_name()));
             };
-            let preset_scores: Vec<BoardPresetScore> = spec
-                .preset_scores
-                .iter()
-                .filter_map(|&(position, centipawns)| match position {
-                    PluginPosition::Board(position) => Some(BoardPresetScore { position, centipawns, reserved: 0 }),
-                    PluginPosition::Chess(_) => None,
-                })
-                .collect();
-            let request = BoardSearchRequest {
-                game_start,
-                moves: RSlice::from_slice(&spec.moves),
-                root,
-                root_moves: RSlice::from_slice(&spec.root_moves),
-                depth: spec.depth,
-                threads: spec.threads,
-                nodes: spec.nodes,
-                hash_mb: spec.hash_mb,
-                multipv: spec.multipv.max(1),
-                preset_scores: RSlice::from_slice(&preset_scores),
-                eval_noise: spec.eval_noise,
-                clear_hash: spec.clear_hash,
-                reserved8: [0; 3],
-                noise_seed: spec.noise_seed,
-                control,
-                reserved: [0; 4],
-            };
+            let preset_scores = board_presets(&spec.preset_scores);
+            let request = board_request(&spec, game_start, root, &preset_scores, control);
             search_board(&request, eval, reporter)
         }
         _ => return Err("the position and the evaluation are of different kinds".into()),
@@ -439,6 +428,45 @@ pub fn run_plugin(
     match outcome {
         RResult::ROk(outcome) => Ok(outcome),
         RResult::RErr(message) => Err(message.into()),
+    }
+}
+
+/// The preset scores of board positions, for a board search's request.
+fn board_presets(presets: &[(PluginPosition, i32)]) -> Vec<BoardPresetScore> {
+    presets
+        .iter()
+        .filter_map(|&(position, centipawns)| match position {
+            PluginPosition::Board(position) => Some(BoardPresetScore { position, centipawns, reserved: 0 }),
+            PluginPosition::Chess(_) => None,
+        })
+        .collect()
+}
+
+/// What a search of a board other than 8×8 is asked.
+fn board_request<'a>(
+    spec: &'a SearchSpec,
+    game_start: BoardPosition,
+    root: BoardPosition,
+    preset_scores: &'a [BoardPresetScore],
+    control: &'a SearchControl,
+) -> BoardSearchRequest<'a> {
+    BoardSearchRequest {
+        game_start,
+        moves: RSlice::from_slice(&spec.moves),
+        root,
+        root_moves: RSlice::from_slice(&spec.root_moves),
+        depth: spec.depth,
+        threads: spec.threads,
+        nodes: spec.nodes,
+        hash_mb: spec.hash_mb,
+        multipv: spec.multipv.max(1),
+        preset_scores: RSlice::from_slice(preset_scores),
+        eval_noise: spec.eval_noise,
+        clear_hash: spec.clear_hash,
+        reserved8: [0; 3],
+        noise_seed: spec.noise_seed,
+        control,
+        reserved: [0; 4],
     }
 }
 

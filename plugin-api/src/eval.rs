@@ -11,7 +11,8 @@ use abi_stable::{
 };
 
 use crate::{
-    BoardEvaluator, BoardEvaluatorSource, Move, PluginInfo, Position, Variant, export::panic_message, hot_path,
+    BoardEvaluator, BoardEvaluatorSource, DefinedEvaluatorSource, Move, PluginInfo, Position, Variant,
+    export::panic_message, hot_path,
 };
 
 /// What [`Evaluator::evaluate`] returns when the evaluation failed (it panicked).
@@ -62,6 +63,9 @@ pub struct EvalModuleExt {
     /// The source of evaluators of board positions (xiangqi and the other boards
     /// that are not 8×8), for the variants the plugin lists.
     pub board_source: BoardEvaluatorSource,
+    /// The source of evaluators of variants defined as data, for a plugin that
+    /// lists `defined`.
+    pub defined_source: DefinedEvaluatorSource,
 }
 
 impl EvalModuleExt {
@@ -97,6 +101,12 @@ impl EvalModuleRef {
     /// before boards other than 8×8 crossed the boundary.
     pub fn board_source(self) -> Option<BoardEvaluatorSource> {
         self.extended().board_source()
+    }
+
+    /// The plugin's evaluators of variants defined as data; `None` for a plugin
+    /// built before such variants crossed the boundary.
+    pub fn defined_source(self) -> Option<DefinedEvaluatorSource> {
+        self.extended().defined_source()
     }
 }
 
@@ -181,6 +191,12 @@ pub trait EvalPlugin: 'static {
         Err(format!("no evaluation of {} boards", variant.cecp_name()))
     }
 
+    /// An evaluator of the variant `definition` defines (its `variants.ini`
+    /// text), for a plugin that lists `defined`.
+    fn new_defined_evaluator(_definition: &str) -> Result<BoardEvaluator, String> {
+        Err("no evaluation of variants defined as data".to_string())
+    }
+
     /// The root module for this plugin, for the export macro and for hosts that
     /// link the plugin in statically.
     fn module() -> EvalModuleRef
@@ -194,6 +210,7 @@ pub trait EvalPlugin: 'static {
             source: EvaluatorSource { new_evaluator: new_evaluator_shim::<Self> },
             last_panic: last_panic_shim,
             board_source: BoardEvaluatorSource { new_evaluator: new_board_evaluator_shim::<Self> },
+            defined_source: DefinedEvaluatorSource { new_evaluator: new_defined_evaluator_shim::<Self> },
         }
         .leak_into_module()
     }
@@ -220,6 +237,13 @@ extern "C" fn new_evaluator_shim<P: EvalPlugin>() -> RResult<Evaluator, RString>
 
 extern "C" fn new_board_evaluator_shim<P: EvalPlugin>(variant: Variant) -> RResult<BoardEvaluator, RString> {
     match catch_unwind(|| P::new_board_evaluator(variant)) {
+        Ok(result) => result.map_err(RString::from).into(),
+        Err(panic) => RResult::RErr(panic_message(&panic)),
+    }
+}
+
+extern "C" fn new_defined_evaluator_shim<P: EvalPlugin>(definition: RStr<'_>) -> RResult<BoardEvaluator, RString> {
+    match catch_unwind(|| P::new_defined_evaluator(definition.as_str())) {
         Ok(result) => result.map_err(RString::from).into(),
         Err(panic) => RResult::RErr(panic_message(&panic)),
     }

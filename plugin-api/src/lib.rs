@@ -395,7 +395,7 @@ pub mod tablebase;
 pub use abi_stable;
 pub use board::{
     BoardKind, BoardPiece, BoardPosition, BoardSquare,
-    eval::{BoardEvaluate, BoardEvaluator, BoardEvaluatorSource},
+    eval::{BoardEvaluate, BoardEvaluator, BoardEvaluatorSource, DefinedEvaluatorSource},
     search::{BoardPresetScore, BoardSearchRequest},
 };
 pub use eval::{
@@ -405,9 +405,9 @@ pub use eval::{
 pub use options::{OptionKind, OptionSpec, PluginInfo};
 pub use position::{Move, PieceKind, Position, Square, Variant};
 pub use search::{
-    BoardSearchFn, Bound, EVAL_FAILURE_PREFIX, InfoKind, NO_DEADLINE, PresetScore, Reporter, Score, ScoreKind,
-    SearchControl, SearchInfo, SearchModule, SearchModuleExt, SearchModuleExtRef, SearchModuleRef, SearchOutcome,
-    SearchPlugin, SearchRequest,
+    BoardSearchFn, Bound, DefinedSearchFn, EVAL_FAILURE_PREFIX, InfoKind, NO_DEADLINE, PresetScore, Reporter, Score,
+    ScoreKind, SearchControl, SearchInfo, SearchModule, SearchModuleExt, SearchModuleExtRef, SearchModuleRef,
+    SearchOutcome, SearchPlugin, SearchRequest,
 };
 pub use tablebase::{TablebaseProbe, TablebaseSource, Wdl};
 

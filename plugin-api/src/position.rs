@@ -92,6 +92,12 @@ impl Variant {
     /// Xiangqi (Chinese chess), on a 9 × 10 [`crate::BoardPosition`].
     pub const XIANGQI: Variant = Variant(9);
 
+    /// Any variant defined as data (a `variants.ini` definition, read with the
+    /// `plugboard-variants` crate), on a [`crate::BoardPosition`] of its size.
+    /// The definition comes with each search request; a plugin that lists
+    /// `defined` plays every such variant, including ones written after it was built.
+    pub const DEFINED: Variant = Variant(10);
+
     /// The variants played on 8 × 8 with a [`Position`]: not [`Variant::BOARDS`].
     pub const ALL: [Variant; 9] = [
         Variant::CHESS,
@@ -106,7 +112,7 @@ impl Variant {
     ];
 
     /// The variants played on other boards, with a [`crate::BoardPosition`].
-    pub const BOARDS: [Variant; 1] = [Variant::XIANGQI];
+    pub const BOARDS: [Variant; 2] = [Variant::XIANGQI, Variant::DEFINED];
 
     /// Whether positions of this variant are 8 × 8 [`Position`]s.
     pub fn is_8x8(self) -> bool {
@@ -127,6 +133,7 @@ impl Variant {
             7 => "racingkings",
             8 => "horde",
             9 => "xiangqi",
+            10 => "defined",
             _ => "unknown",
         }
     }

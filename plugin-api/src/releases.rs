@@ -220,6 +220,95 @@ fn an_evaluation_of_the_tablebase_release_tells_its_panics_but_scores_no_other_b
     assert!(module.board_source().is_none());
 }
 
+/// The extended modules as the board release had them (xiangqi): before
+/// variants defined as data (`search_defined`, `defined_source`).
+#[allow(dead_code)]
+mod board_release {
+    use super::*;
+
+    #[repr(C)]
+    #[derive(StableAbi)]
+    #[sabi(kind(Prefix(prefix_ref = SearchModuleExtRef, prefix_fields = SearchModuleExtPrefix)))]
+    #[sabi(missing_field(option))]
+    pub struct SearchModuleExt {
+        pub info: extern "C" fn() -> RResult<PluginInfo, RString>,
+        pub set_option: extern "C" fn(name: RStr<'_>, value: RStr<'_>) -> RResult<(), RString>,
+        #[sabi(last_prefix_field)]
+        pub search: extern "C" fn(
+            request: &SearchRequest<'_>,
+            eval: EvaluatorSource,
+            reporter: Reporter<'_>,
+        ) -> RResult<SearchOutcome, RString>,
+        pub use_tablebases: extern "C" fn(probe: ROption<TablebaseProbe>),
+        pub search_board: extern "C" fn(
+            request: &BoardSearchRequest<'_>,
+            eval: BoardEvaluatorSource,
+            reporter: Reporter<'_>,
+        ) -> RResult<SearchOutcome, RString>,
+    }
+
+    #[repr(C)]
+    #[derive(StableAbi)]
+    #[sabi(kind(Prefix(prefix_ref = EvalModuleExtRef, prefix_fields = EvalModuleExtPrefix)))]
+    #[sabi(missing_field(option))]
+    pub struct EvalModuleExt {
+        pub info: extern "C" fn() -> RResult<PluginInfo, RString>,
+        pub set_option: extern "C" fn(name: RStr<'_>, value: RStr<'_>) -> RResult<(), RString>,
+        #[sabi(last_prefix_field)]
+        pub source: EvaluatorSource,
+        pub last_panic: extern "C" fn() -> ROption<RString>,
+        pub board_source: BoardEvaluatorSource,
+    }
+}
+
+extern "C" fn no_board_search(
+    _request: &BoardSearchRequest<'_>,
+    _eval: BoardEvaluatorSource,
+    _reporter: Reporter<'_>,
+) -> RResult<SearchOutcome, RString> {
+    RResult::RErr("not here".into())
+}
+
+extern "C" fn no_board_evaluator(_variant: Variant) -> RResult<BoardEvaluator, RString> {
+    RResult::RErr("not here".into())
+}
+
+#[test]
+fn the_entries_of_the_board_release_keep_their_places_and_types() {
+    let old = <board_release::SearchModuleExtRef as StableAbi>::LAYOUT;
+    check_layout_compatibility(old, <crate::SearchModuleExtRef as StableAbi>::LAYOUT).unwrap();
+    let old = <board_release::EvalModuleExtRef as StableAbi>::LAYOUT;
+    check_layout_compatibility(old, <crate::EvalModuleExtRef as StableAbi>::LAYOUT).unwrap();
+}
+
+#[test]
+fn plugins_of_the_board_release_play_xiangqi_but_no_variant_defined_as_data() {
+    let old = board_release::SearchModuleExt {
+        info,
+        set_option,
+        search,
+        use_tablebases: no_tables,
+        search_board: no_board_search,
+    };
+    let old = old.leak_into_prefix();
+    // SAFETY: the cast the host makes of any search module (SearchModuleExt::leak_into_module).
+    let module = SearchModuleRef::from_prefix_ref(unsafe { old.to_prefix_ref().cast::<SearchModulePrefix>() });
+    assert!(module.search_board().is_some());
+    assert!(module.search_defined().is_none());
+    let old = board_release::EvalModuleExt {
+        info,
+        set_option,
+        source: EvaluatorSource { new_evaluator },
+        last_panic: no_panic,
+        board_source: BoardEvaluatorSource { new_evaluator: no_board_evaluator },
+    };
+    let old = old.leak_into_prefix();
+    // SAFETY: as for searches: every evaluation module starts with EvalModule's fields.
+    let module = EvalModuleRef::from_prefix_ref(unsafe { old.to_prefix_ref().cast::<EvalModulePrefix>() });
+    assert!(module.board_source().is_some());
+    assert!(module.defined_source().is_none());
+}
+
 /// A xiangqi evaluation of now: chariots are worth 900 to their side.
 struct Chariots;
 

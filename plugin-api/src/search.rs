@@ -16,8 +16,8 @@ use abi_stable::{
 };
 
 use crate::{
-    BoardEvaluatorSource, BoardSearchRequest, EvaluatorSource, Move, PluginInfo, Position, TablebaseProbe,
-    export::panic_message,
+    BoardEvaluatorSource, BoardSearchRequest, DefinedEvaluatorSource, EvaluatorSource, Move, PluginInfo, Position,
+    TablebaseProbe, export::panic_message,
 };
 
 /// A deadline that never comes.
@@ -89,7 +89,26 @@ pub struct SearchModuleExt {
         eval: BoardEvaluatorSource,
         reporter: Reporter<'_>,
     ) -> RResult<SearchOutcome, RString>,
+    /// Searches a variant defined as data ([`crate::Variant::DEFINED`]):
+    /// `definition` is its `variants.ini` text (read it with the
+    /// `plugboard-variants` crate), so a plugin plays variants written after it
+    /// was built. The positions' piece codes are the definition's kinds in that
+    /// crate's order; [`crate::BoardPosition::defined_rights`] holds castling and en passant.
+    pub search_defined: extern "C" fn(
+        request: &BoardSearchRequest<'_>,
+        definition: RStr<'_>,
+        eval: DefinedEvaluatorSource,
+        reporter: Reporter<'_>,
+    ) -> RResult<SearchOutcome, RString>,
 }
+
+/// The type of [`SearchModuleExt::search_defined`].
+pub type DefinedSearchFn = extern "C" fn(
+    request: &BoardSearchRequest<'_>,
+    definition: RStr<'_>,
+    eval: DefinedEvaluatorSource,
+    reporter: Reporter<'_>,
+) -> RResult<SearchOutcome, RString>;
 
 /// The type of [`SearchModuleExt::search_board`] (written out there, where
 /// abi_stable's derive reads it).
@@ -133,6 +152,12 @@ impl SearchModuleRef {
     /// before boards other than 8×8 crossed the boundary, which then plays 8×8 only.
     pub fn search_board(self) -> Option<BoardSearchFn> {
         self.extended().search_board()
+    }
+
+    /// The plugin's [`SearchModuleExt::search_defined`]; `None` for a plugin
+    /// built before variants defined as data crossed the boundary.
+    pub fn search_defined(self) -> Option<DefinedSearchFn> {
+        self.extended().search_defined()
     }
 }
 
@@ -432,6 +457,17 @@ pub trait SearchPlugin: 'static {
         Err(format!("no search of {} boards", request.root.variant.cecp_name()))
     }
 
+    /// Searches a variant defined as data, for a plugin that lists `defined` in
+    /// [`PluginInfo::variants`]; `definition` is the variant's `variants.ini` text.
+    fn search_defined(
+        _request: &BoardSearchRequest<'_>,
+        _definition: &str,
+        _eval: DefinedEvaluatorSource,
+        _reporter: Reporter<'_>,
+    ) -> Result<SearchOutcome, String> {
+        Err("no search of variants defined as data".to_string())
+    }
+
     /// The root module for this plugin, for the export macro and for hosts that
     /// link the plugin in statically.
     fn module() -> SearchModuleRef
@@ -445,6 +481,7 @@ pub trait SearchPlugin: 'static {
             search: search_shim::<Self>,
             use_tablebases: use_tablebases_shim::<Self>,
             search_board: search_board_shim::<Self>,
+            search_defined: search_defined_shim::<Self>,
         }
         .leak_into_module()
     }
@@ -483,6 +520,18 @@ extern "C" fn search_board_shim<P: SearchPlugin>(
     reporter: Reporter<'_>,
 ) -> RResult<SearchOutcome, RString> {
     match catch_unwind(AssertUnwindSafe(|| P::search_board(request, eval, reporter))) {
+        Ok(result) => result.map_err(RString::from).into(),
+        Err(panic) => RResult::RErr(panic_message(&panic)),
+    }
+}
+
+extern "C" fn search_defined_shim<P: SearchPlugin>(
+    request: &BoardSearchRequest<'_>,
+    definition: RStr<'_>,
+    eval: DefinedEvaluatorSource,
+    reporter: Reporter<'_>,
+) -> RResult<SearchOutcome, RString> {
+    match catch_unwind(AssertUnwindSafe(|| P::search_defined(request, definition.as_str(), eval, reporter))) {
         Ok(result) => result.map_err(RString::from).into(),
         Err(panic) => RResult::RErr(panic_message(&panic)),
     }

@@ -184,7 +184,20 @@ impl Core {
 
     /// What the usable search plugins can play, as far as the host knows the rules.
     pub fn variants(&self) -> Vec<String> {
-        self.plugins.variants().into_iter().filter(|name| crate::game::knows_variant(name)).collect()
+        let mut variants = Vec::new();
+        for name in self.plugins.variants() {
+            // A search that plays `defined` plays every variant defined as data.
+            if name == plugboard_plugin_api::Variant::DEFINED.cecp_name() {
+                for name in crate::game::defined::names() {
+                    if !variants.contains(&name) {
+                        variants.push(name);
+                    }
+                }
+            } else if crate::game::knows_variant(&name) && !variants.contains(&name) {
+                variants.push(name);
+            }
+        }
+        variants
     }
 
     /// Lets the `Log folder` and `Log files` options move the log.
@@ -239,6 +252,10 @@ impl Core {
     }
 
     pub fn set_variant(&mut self, name: &str) -> Result<(), Refusal> {
+        // A variant defined as data is offered only while a search can play it.
+        if crate::game::defined::variant(name).is_some() && !self.variants().iter().any(|offered| offered == name) {
+            return Err(Refusal::UnsupportedVariant);
+        }
         // The search of the old game looks at its own copy: it can go once the new one is set.
         self.setup.set_variant(name).map_err(|_| Refusal::UnsupportedVariant)?;
         self.discard_search();
@@ -265,16 +282,18 @@ impl Core {
     /// When the chosen plugin of `kind` cannot play the game set up, what the
     /// user is told: which plugin plays it instead.
     pub(super) fn stand_in(&self, kind: Kind) -> Option<String> {
-        let variant = self.setup.game().cecp_name();
+        let game = self.setup.game();
+        let variant = game.cecp_name();
+        let listed = game.plugin_variant();
         let chosen = self.plugins.selected(kind).name().to_owned();
         match kind {
             Kind::Search => {
-                let (_, search) = self.plugins.search_module(variant);
+                let (_, search) = self.plugins.search_module(listed);
                 (search.name() != chosen)
                     .then(|| format!("The search {chosen} cannot play {variant}; {} plays this game.", search.name()))
             }
             Kind::Eval => {
-                let (_, eval) = self.plugins.evaluator_for(variant);
+                let (_, eval) = self.plugins.evaluator_for(listed);
                 // The default evaluation gives way without a word: it is no one's choice.
                 (eval.name() != chosen && chosen != Kind::Eval.default_name()).then(|| {
                     format!("The evaluation {chosen} cannot score {variant}; {} scores this game.", eval.name())

@@ -201,9 +201,9 @@ impl Core {
             node_limit = (budget.soft_ms.saturating_mul(rate) / 1000).max(1);
             budget = Budget { soft_ms: NO_DEADLINE, hard_ms: NO_DEADLINE };
         }
-        let (module, search_plugin) = self.plugins.search_module(game.cecp_name());
+        let (module, search_plugin) = self.plugins.search_module(game.plugin_variant());
         let search_culprit = (search_plugin.origin.clone(), search_plugin.name().to_owned());
-        let (eval, eval_plugin) = self.plugins.evaluator_for(game.cecp_name());
+        let (eval, eval_plugin) = self.plugins.evaluator_for(game.plugin_variant());
         let eval_culprit = (eval_plugin.origin.clone(), eval_plugin.name().to_owned());
         let excluded = self.setup.excluded();
         let answer = self.answer_request().filter(|_| matches!(purpose, Purpose::Answer { .. }));
@@ -213,6 +213,7 @@ impl Core {
             search_name: search_culprit.1.clone(),
             eval,
             game_start: game.plugin_start(),
+            definition: game.definition().map(|variant| variant.definition.clone()),
             moves: game.plugin_moves(),
             root: game.plugin_root(),
             // Exclusions apply to the current position; a ponder search looks at another.
@@ -349,7 +350,7 @@ impl Core {
                 }
                 self.plugin_failed(kind, &origin, &name, &why);
                 let next = match kind {
-                    Kind::Search => self.plugins.search_module(running.root.cecp_name()).1,
+                    Kind::Search => self.plugins.search_module(running.root.plugin_variant()).1,
                     Kind::Eval => self.plugins.selected(Kind::Eval),
                 };
                 if next.origin == origin && next.name() == name {

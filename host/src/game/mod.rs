@@ -5,13 +5,14 @@
 //! castling, `edit`'s board) comes as an `Option`, `None` under other rules.
 
 mod chess;
+pub mod defined;
 mod moves;
 mod xiangqi;
 
 use plugboard_plugin_api as api;
 use shakmaty::{CastlingMode, Color, Position, variant::VariantPosition};
 
-use self::{chess::ChessGame, xiangqi::XiangqiGame};
+use self::{chess::ChessGame, defined::DefinedGame, xiangqi::XiangqiGame};
 pub use self::{chess::square_name, moves::GameMove};
 
 /// A finished game as the engine claims it: `RESULT {REASON}`.
@@ -32,6 +33,7 @@ pub struct Game {
 enum Rules {
     Chess(ChessGame),
     Xiangqi(XiangqiGame),
+    Defined(DefinedGame),
 }
 
 impl Default for Rules {
@@ -49,6 +51,12 @@ impl From<ChessGame> for Game {
 impl From<XiangqiGame> for Game {
     fn from(game: XiangqiGame) -> Game {
         Game { rules: Rules::Xiangqi(game) }
+    }
+}
+
+impl From<DefinedGame> for Game {
+    fn from(game: DefinedGame) -> Game {
+        Game { rules: Rules::Defined(game) }
     }
 }
 
@@ -104,6 +112,7 @@ impl Game {
         match &self.rules {
             Rules::Chess(game) => game.same_rules_from_fen(fen).map(Game::from),
             Rules::Xiangqi(_) => XiangqiGame::from_fen(fen).map(Game::from),
+            Rules::Defined(game) => game.from_fen(fen).map(Game::from),
         }
     }
 
@@ -121,8 +130,16 @@ impl Game {
     /// The xiangqi position, for `edit`.
     pub fn xiangqi_position(&self) -> Option<&plugboard_xiangqi::Position> {
         match &self.rules {
-            Rules::Chess(_) => None,
             Rules::Xiangqi(game) => Some(game.position()),
+            Rules::Chess(_) | Rules::Defined(_) => None,
+        }
+    }
+
+    /// The definition of a variant defined as data, which a search of it needs.
+    pub fn definition(&self) -> Option<&std::sync::Arc<plugboard_variants::Variant>> {
+        match &self.rules {
+            Rules::Defined(game) => Some(game.variant()),
+            Rules::Chess(_) | Rules::Xiangqi(_) => None,
         }
     }
 
@@ -132,6 +149,7 @@ impl Game {
         match &self.rules {
             Rules::Chess(game) => game.with_turn(turn).map(Game::from),
             Rules::Xiangqi(game) => game.with_turn(turn == Color::White).map(Game::from),
+            Rules::Defined(game) => game.with_turn(turn == Color::White).map(Game::from),
         }
     }
 
@@ -139,14 +157,25 @@ impl Game {
         match &self.rules {
             Rules::Chess(game) => game.variant(),
             Rules::Xiangqi(_) => api::Variant::XIANGQI,
+            Rules::Defined(_) => api::Variant::DEFINED,
+        }
+    }
+
+    /// The name plugins list for these rules: the CECP name, or `defined` for
+    /// every variant defined as data.
+    pub fn plugin_variant(&self) -> &str {
+        match &self.rules {
+            Rules::Defined(_) => api::Variant::DEFINED.cecp_name(),
+            Rules::Chess(_) | Rules::Xiangqi(_) => self.cecp_name(),
         }
     }
 
     /// The variant's name in the protocol.
-    pub fn cecp_name(&self) -> &'static str {
+    pub fn cecp_name(&self) -> &str {
         match &self.rules {
             Rules::Chess(game) => game.cecp_name(),
             Rules::Xiangqi(_) => api::Variant::XIANGQI.cecp_name(),
+            Rules::Defined(game) => &game.variant().name,
         }
     }
 
@@ -155,7 +184,7 @@ impl Game {
     pub fn set_pockets(&mut self, white: &str, black: &str) -> Result<(), String> {
         match &mut self.rules {
             Rules::Chess(game) => game.set_pockets(white, black),
-            Rules::Xiangqi(_) => Err("holdings exist only in crazyhouse".into()),
+            Rules::Xiangqi(_) | Rules::Defined(_) => Err("holdings exist only in crazyhouse".into()),
         }
     }
 
@@ -163,7 +192,7 @@ impl Game {
     pub fn castling_mode(&self) -> Option<CastlingMode> {
         match &self.rules {
             Rules::Chess(game) => Some(game.castling_mode()),
-            Rules::Xiangqi(_) => None,
+            Rules::Xiangqi(_) | Rules::Defined(_) => None,
         }
     }
 
@@ -171,7 +200,7 @@ impl Game {
     pub fn chess_position(&self) -> Option<&VariantPosition> {
         match &self.rules {
             Rules::Chess(game) => Some(game.position()),
-            Rules::Xiangqi(_) => None,
+            Rules::Xiangqi(_) | Rules::Defined(_) => None,
         }
     }
 
@@ -180,7 +209,7 @@ impl Game {
     pub fn orthodox_position(&self) -> Option<&shakmaty::Chess> {
         match &self.rules {
             Rules::Chess(game) => game.orthodox_position(),
-            Rules::Xiangqi(_) => None,
+            Rules::Xiangqi(_) | Rules::Defined(_) => None,
         }
     }
 
@@ -188,7 +217,7 @@ impl Game {
     pub fn chess_board(&self) -> Option<shakmaty::Board> {
         match &self.rules {
             Rules::Chess(game) => Some(game.position().board().clone()),
-            Rules::Xiangqi(_) => None,
+            Rules::Xiangqi(_) | Rules::Defined(_) => None,
         }
     }
 
@@ -203,6 +232,13 @@ impl Game {
                     Color::Black
                 }
             }
+            Rules::Defined(game) => {
+                if game.first_to_move() {
+                    Color::White
+                } else {
+                    Color::Black
+                }
+            }
         }
     }
 
@@ -211,6 +247,7 @@ impl Game {
         match &self.rules {
             Rules::Chess(game) => game.fullmoves(),
             Rules::Xiangqi(game) => game.fullmoves(),
+            Rules::Defined(game) => game.fullmoves(),
         }
     }
 
@@ -218,6 +255,7 @@ impl Game {
         match &self.rules {
             Rules::Chess(game) => game.fen(),
             Rules::Xiangqi(game) => game.fen(),
+            Rules::Defined(game) => game.fen(),
         }
     }
 
@@ -225,6 +263,7 @@ impl Game {
         match &self.rules {
             Rules::Chess(game) => game.legal_moves().into_iter().map(GameMove::Chess).collect(),
             Rules::Xiangqi(game) => game.legal_moves().into_iter().map(GameMove::Xiangqi).collect(),
+            Rules::Defined(game) => game.legal_moves().into_iter().map(GameMove::Defined).collect(),
         }
     }
 
@@ -232,6 +271,7 @@ impl Game {
         match (&self.rules, m) {
             (Rules::Chess(game), GameMove::Chess(m)) => game.is_legal(m),
             (Rules::Xiangqi(game), GameMove::Xiangqi(m)) => game.is_legal(m),
+            (Rules::Defined(game), GameMove::Defined(m)) => game.is_legal(m),
             _ => false,
         }
     }
@@ -241,6 +281,7 @@ impl Game {
         match &self.rules {
             Rules::Chess(game) => game.is_insufficient_material(),
             Rules::Xiangqi(game) => game.is_insufficient_material(),
+            Rules::Defined(game) => game.is_insufficient_material(),
         }
     }
 
@@ -249,6 +290,7 @@ impl Game {
         match &self.rules {
             Rules::Chess(game) => game.is_pawnless(),
             Rules::Xiangqi(game) => !game.has_soldiers(),
+            Rules::Defined(game) => !game.has_pawns(),
         }
     }
 
@@ -257,6 +299,7 @@ impl Game {
         match (&self.rules, &other.rules) {
             (Rules::Chess(game), Rules::Chess(other)) => game.same_board(other),
             (Rules::Xiangqi(game), Rules::Xiangqi(other)) => game.same_board(other),
+            (Rules::Defined(game), Rules::Defined(other)) => game.same_board(other),
             _ => false,
         }
     }
@@ -267,6 +310,7 @@ impl Game {
         match &self.rules {
             Rules::Chess(game) => game.parse_move(text).map(GameMove::Chess),
             Rules::Xiangqi(game) => game.parse_move(text).map(GameMove::Xiangqi),
+            Rules::Defined(game) => game.parse_move(text).map(GameMove::Defined),
         }
     }
 
@@ -277,6 +321,8 @@ impl Game {
         match (&self.rules, m) {
             (Rules::Chess(game), GameMove::Chess(m)) => game.move_text(m),
             (_, GameMove::Xiangqi(m)) => m.to_string(),
+            (Rules::Defined(game), GameMove::Defined(m)) => game.move_text(m),
+            (_, GameMove::Defined(m)) => format!("{}{}", m.from, m.to),
             // A chess move has no text under other rules; coordinates say what it was.
             (_, GameMove::Chess(m)) => m.to_uci(CastlingMode::Standard).to_string(),
         }
@@ -296,6 +342,7 @@ impl Game {
         match (&mut self.rules, m) {
             (Rules::Chess(game), GameMove::Chess(m)) => game.play(m),
             (Rules::Xiangqi(game), GameMove::Xiangqi(m)) => game.play(m),
+            (Rules::Defined(game), GameMove::Defined(m)) => game.play(m),
             (_, m) => debug_assert!(false, "{m:?} belongs to other rules"),
         }
     }
@@ -305,6 +352,7 @@ impl Game {
         match &mut self.rules {
             Rules::Chess(game) => game.undo(),
             Rules::Xiangqi(game) => game.undo(),
+            Rules::Defined(game) => game.undo(),
         }
     }
 
@@ -323,6 +371,7 @@ impl Game {
         match &self.rules {
             Rules::Chess(game) => game.highlight(square),
             Rules::Xiangqi(game) => game.highlight(square),
+            Rules::Defined(game) => game.highlight(square),
         }
     }
 
@@ -331,6 +380,7 @@ impl Game {
         match &self.rules {
             Rules::Chess(game) => game.claim(),
             Rules::Xiangqi(game) => game.claim(),
+            Rules::Defined(game) => game.claim(),
         }
     }
 
@@ -338,7 +388,7 @@ impl Game {
     pub fn is_claimable_draw(&self) -> bool {
         match &self.rules {
             Rules::Chess(game) => game.is_claimable_draw(),
-            Rules::Xiangqi(_) => false,
+            Rules::Xiangqi(_) | Rules::Defined(_) => false,
         }
     }
 
@@ -347,6 +397,7 @@ impl Game {
         match &self.rules {
             Rules::Chess(game) => game.plugin_moves(),
             Rules::Xiangqi(game) => game.plugin_moves(),
+            Rules::Defined(game) => game.plugin_moves(),
         }
     }
 
@@ -355,6 +406,7 @@ impl Game {
         match &self.rules {
             Rules::Chess(game) => game.legal_plugin_move(m).map(GameMove::Chess),
             Rules::Xiangqi(game) => game.legal_plugin_move(m).map(GameMove::Xiangqi),
+            Rules::Defined(game) => game.legal_plugin_move(m).map(GameMove::Defined),
         }
     }
 
@@ -363,6 +415,7 @@ impl Game {
         match &self.rules {
             Rules::Chess(game) => game.legal_start(line).into_iter().map(GameMove::Chess).collect(),
             Rules::Xiangqi(game) => game.legal_start(line).into_iter().map(GameMove::Xiangqi).collect(),
+            Rules::Defined(game) => game.legal_start(line).into_iter().map(GameMove::Defined).collect(),
         }
     }
 
@@ -371,6 +424,7 @@ impl Game {
         match &self.rules {
             Rules::Chess(game) => PluginPosition::Chess(game.plugin_root()),
             Rules::Xiangqi(game) => PluginPosition::Board(game.plugin_root()),
+            Rules::Defined(game) => PluginPosition::Board(game.plugin_root()),
         }
     }
 
@@ -379,6 +433,7 @@ impl Game {
         match &self.rules {
             Rules::Chess(game) => PluginPosition::Chess(game.plugin_start()),
             Rules::Xiangqi(game) => PluginPosition::Board(game.plugin_start()),
+            Rules::Defined(game) => PluginPosition::Board(game.plugin_start()),
         }
     }
 }
@@ -419,6 +474,7 @@ pub fn variant_start(name: &str) -> Option<Game> {
         // The board's rules are crazyhouse's; a bughouse partner's captures arrive with `holding`.
         "bughouse" => Game::new(api::Variant::CRAZYHOUSE, CastlingMode::Standard),
         "xiangqi" => XiangqiGame::default().into(),
+        _ if defined::variant(name).is_some() => DefinedGame::new(defined::variant(name)?).ok()?.into(),
         // Only the variants whose rules shakmaty has; `from_cecp_name` knows other boards too.
         _ => Game::new(
             api::Variant::from_cecp_name(name).filter(|&v| plugboard_shakmaty::rules_of(v).is_some())?,

@@ -7,6 +7,7 @@ use plugboard_plugin_api as api;
 pub enum GameMove {
     Chess(shakmaty::Move),
     Xiangqi(plugboard_xiangqi::Move),
+    Defined(plugboard_variants::Move),
 }
 
 impl GameMove {
@@ -16,6 +17,7 @@ impl GameMove {
         match self {
             GameMove::Chess(m) => plugboard_shakmaty::to_plugin_move(m),
             GameMove::Xiangqi(m) => m.to_plugin(),
+            GameMove::Defined(m) => super::defined::to_plugin(m),
         }
     }
 }

@@ -4,7 +4,9 @@
 use std::{collections::HashMap, path::PathBuf};
 
 use abi_stable::std_types::RStr;
-use plugboard_plugin_api::{BoardEvaluatorSource, EvaluatorSource, OptionSpec, SearchModuleRef, Variant};
+use plugboard_plugin_api::{
+    BoardEvaluatorSource, DefinedEvaluatorSource, EvaluatorSource, OptionSpec, SearchModuleRef, Variant,
+};
 
 use super::{
     Kind, Origin, Plugin, Registry,
@@ -24,6 +26,7 @@ pub const FOLDER_OPTION: &str = "Plugin folder";
 pub enum EvalSource {
     Chess(EvaluatorSource),
     Board(BoardEvaluatorSource),
+    Defined(DefinedEvaluatorSource),
 }
 
 /// Whether a game of `variant` (a CECP name) is played on 8×8 with [`plugboard_plugin_api::Position`]s.
@@ -234,8 +237,14 @@ impl PluginHost {
     /// boundary).
     pub fn search_module(&self, variant: &str) -> (SearchModuleRef, &Plugin) {
         let plays = |plugin: &Plugin| {
-            plugin.info.supports_variant(variant)
-                && (is_8x8(variant) || plugin.search_module().is_some_and(|module| module.search_board().is_some()))
+            let entry = |module: SearchModuleRef| {
+                if variant == Variant::DEFINED.cecp_name() {
+                    module.search_defined().is_some()
+                } else {
+                    module.search_board().is_some()
+                }
+            };
+            plugin.info.supports_variant(variant) && (is_8x8(variant) || plugin.search_module().is_some_and(entry))
         };
         let chosen = self.selected(Kind::Search);
         let plugin = if plays(chosen) {
@@ -262,6 +271,8 @@ impl PluginHost {
             }
             if is_8x8(variant) {
                 Some(EvalSource::Chess(module.source()))
+            } else if variant == Variant::DEFINED.cecp_name() {
+                module.defined_source().map(EvalSource::Defined)
             } else {
                 module.board_source().map(EvalSource::Board)
             }

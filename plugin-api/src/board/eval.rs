@@ -4,7 +4,7 @@ use std::ffi::c_void;
 
 use abi_stable::{
     StableAbi,
-    std_types::{RResult, RString},
+    std_types::{RResult, RStr, RString},
 };
 
 use super::BoardPosition;
@@ -21,6 +21,21 @@ pub struct BoardEvaluatorSource {
 impl BoardEvaluatorSource {
     pub fn create(&self, variant: Variant) -> Result<BoardEvaluator, String> {
         (self.new_evaluator)(variant).into_result().map_err(String::from)
+    }
+}
+
+/// Makes evaluators of a variant defined as data ([`Variant::DEFINED`]): the
+/// definition is its `variants.ini` text (read it with the `plugboard-variants`
+/// crate), and the positions' piece codes are its kinds in that crate's order.
+#[repr(C)]
+#[derive(StableAbi, Clone, Copy)]
+pub struct DefinedEvaluatorSource {
+    pub new_evaluator: extern "C" fn(definition: RStr<'_>) -> RResult<BoardEvaluator, RString>,
+}
+
+impl DefinedEvaluatorSource {
+    pub fn create(&self, definition: &str) -> Result<BoardEvaluator, String> {
+        (self.new_evaluator)(definition.into()).into_result().map_err(String::from)
     }
 }
 

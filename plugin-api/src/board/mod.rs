@@ -116,6 +116,8 @@ pub struct BoardPosition {
 impl BoardPosition {
     /// An empty board of `files` × `ranks` (each at most 16), the first player to move.
     pub const fn empty(variant: Variant, files: u8, ranks: u8) -> BoardPosition {
+        // No castling rooks and no en-passant square, for a defined variant.
+        let no_rights = if variant.0 == Variant::DEFINED.0 { u64::MAX } else { 0 };
         BoardPosition {
             occupied: [[0; 4]; 2],
             squares: [0; 256],
@@ -128,7 +130,7 @@ impl BoardPosition {
             side_to_move: 0,
             reserved8: [0; 2],
             reserved32: 0,
-            reserved: [0; 4],
+            reserved: [no_rights, 0, 0, 0],
         }
     }
 
@@ -192,6 +194,29 @@ impl BoardPosition {
                 Some((word as u32 * 64 + bit) as BoardSquare)
             })
         })
+    }
+
+    /// For [`Variant::DEFINED`](crate::Variant::DEFINED): the rooks each side may
+    /// still castle with (`[colour][king side, queen side]`) and the square a
+    /// double step has just passed, kept in `reserved[0]` (a byte each, 255 for
+    /// none) so that the layout stays the one plugins were built against.
+    pub fn set_defined_rights(&mut self, castling: [[Option<BoardSquare>; 2]; 2], en_passant: Option<BoardSquare>) {
+        let bytes = [castling[0][0], castling[0][1], castling[1][0], castling[1][1], en_passant];
+        let mut word = u64::MAX;
+        for (index, square) in bytes.iter().enumerate() {
+            word &= !(0xFF << (8 * index));
+            word |= u64::from(square.unwrap_or(u8::MAX)) << (8 * index);
+        }
+        self.reserved[0] = word;
+    }
+
+    /// The castling rooks and en-passant square [`BoardPosition::set_defined_rights`] kept.
+    pub fn defined_rights(&self) -> ([[Option<BoardSquare>; 2]; 2], Option<BoardSquare>) {
+        let byte = |index: usize| match (self.reserved[0] >> (8 * index)) as u8 {
+            u8::MAX => None,
+            square => Some(square),
+        };
+        ([[byte(0), byte(1)], [byte(2), byte(3)]], byte(4))
     }
 
     /// Whether `occupied` agrees with `squares` and every piece is on the board.

@@ -1,0 +1,295 @@
+//! A game of a variant defined as data, by the rules of `plugboard-variants`:
+//! where it started, the moves since, and the results the host claims (the
+//! board's: checkmate, stalemate and a side's pieces run out, each valued as
+//! the variant says; the move-count rule and repetitions from the history).
+
+use std::sync::{Arc, OnceLock, RwLock};
+
+use plugboard_plugin_api::{self as api, BoardPiece, BoardPosition};
+use plugboard_variants::{Catalog, Move, MoveList, Outcome, Position, Reason, Special, Value, Variant};
+
+use super::GameEnd;
+
+/// The variants there are to play: the built-in definitions, and those of the
+/// user's files once read.
+pub fn catalog() -> &'static RwLock<Catalog> {
+    static CATALOG: OnceLock<RwLock<Catalog>> = OnceLock::new();
+    CATALOG.get_or_init(|| RwLock::new(Catalog::builtin()))
+}
+
+/// The variant called `name`, if one is defined.
+pub fn variant(name: &str) -> Option<Arc<Variant>> {
+    catalog().read().ok()?.get(name).cloned()
+}
+
+/// The names of every variant defined as data.
+pub fn names() -> Vec<String> {
+    catalog().read().map(|catalog| catalog.names().map(str::to_owned).collect()).unwrap_or_default()
+}
+
+#[derive(Debug, Clone)]
+pub struct DefinedGame {
+    /// `positions[0]` is the start; `positions[i]` follows `moves[i - 1]`.
+    positions: Vec<Position>,
+    moves: Vec<Move>,
+}
+
+impl DefinedGame {
+    /// A game of `variant` from its start position.
+    pub fn new(variant: Arc<Variant>) -> Result<DefinedGame, String> {
+        Position::start(variant).map(DefinedGame::from_start).map_err(|error| error.to_string())
+    }
+
+    pub fn from_start(start: Position) -> DefinedGame {
+        DefinedGame { positions: vec![start], moves: Vec::new() }
+    }
+
+    /// A game of the same variant from a FEN.
+    pub fn from_fen(&self, fen: &str) -> Result<DefinedGame, String> {
+        Position::from_fen(self.variant().clone(), fen).map(DefinedGame::from_start).map_err(|error| error.to_string())
+    }
+
+    pub fn variant(&self) -> &Arc<Variant> {
+        self.position().variant()
+    }
+
+    pub fn position(&self) -> &Position {
+        self.positions.last().expect("a game has a position")
+    }
+
+    /// The current position with the first player (or the second) to move, and no history.
+    pub fn with_turn(&self, first: bool) -> Option<DefinedGame> {
+        let fen = self.position().fen();
+        let mut fields: Vec<&str> = fen.split(' ').collect();
+        fields[1] = if first { "w" } else { "b" };
+        self.from_fen(&fields.join(" ")).ok()
+    }
+
+    pub fn first_to_move(&self) -> bool {
+        self.position().turn() == 0
+    }
+
+    pub fn fullmoves(&self) -> u32 {
+        self.position().fullmoves()
+    }
+
+    pub fn fen(&self) -> String {
+        self.position().fen()
+    }
+
+    pub fn legal_moves(&self) -> Vec<Move> {
+        let mut moves = MoveList::new();
+        self.position().clone().legal_moves(&mut moves);
+        moves
+    }
+
+    pub fn is_legal(&self, m: Move) -> bool {
+        self.position().clone().is_legal(m)
+    }
+
+    /// Whether neither side has anything but royal pieces.
+    pub fn is_insufficient_material(&self) -> bool {
+        let position = self.position();
+        let variant = position.variant();
+        (0..2).all(|color| {
+            (0..variant.kinds.len()).all(|kind| variant.kinds[kind].royal || position.count(color, kind) == 0)
+        })
+    }
+
+    /// Whether no piece that promotes is left.
+    pub fn has_pawns(&self) -> bool {
+        let position = self.position();
+        let variant = position.variant();
+        (0..2u8).any(|color| {
+            (0..variant.kinds.len()).any(|kind| {
+                variant.promotion_pawns[usize::from(color)] >> kind & 1 != 0 && position.count(color, kind) > 0
+            })
+        })
+    }
+
+    pub fn same_board(&self, other: &DefinedGame) -> bool {
+        self.position().same_placement(other.position())
+    }
+
+    pub fn parse_move(&self, text: &str) -> Result<Move, &'static str> {
+        self.position().clone().parse_move(text)
+    }
+
+    pub fn move_text(&self, m: Move) -> String {
+        self.position().move_text(m)
+    }
+
+    pub fn play(&mut self, m: Move) {
+        let mut after = self.position().clone();
+        after.play(m);
+        self.positions.push(after);
+        self.moves.push(m);
+    }
+
+    pub fn undo(&mut self) -> bool {
+        if self.moves.pop().is_none() {
+            return false;
+        }
+        self.positions.pop();
+        true
+    }
+
+    /// How many times the current position has stood since the last irreversible move.
+    fn repetitions(&self) -> usize {
+        let current = self.position();
+        let key = current.hash();
+        let reach = (current.halfmoves() as usize).min(self.positions.len() - 1);
+        self.positions.iter().rev().take(reach + 1).filter(|position| position.hash() == key).count()
+    }
+
+    /// The result the rules give the current position, if the game is over.
+    pub fn claim(&self) -> Option<GameEnd> {
+        let mut position = self.position().clone();
+        let variant = position.variant().clone();
+        if let Some(outcome) = position.outcome() {
+            return Some(game_end(outcome, position.turn()));
+        }
+        if variant.n_fold_rule > 0 && self.repetitions() >= variant.n_fold_rule as usize {
+            return Some(valued(variant.n_fold_value, position.turn(), "repetition"));
+        }
+        if variant.n_move_rule > 0 && position.halfmoves() >= 2 * variant.n_move_rule {
+            return Some(GameEnd { result: "1/2-1/2", reason: "move-count rule" });
+        }
+        None
+    }
+
+    /// `highlight` for a piece lifted from `square`: its legal destinations.
+    pub fn highlight(&self, square: &str) -> Option<String> {
+        let position = self.position();
+        let variant = position.variant();
+        let (from, used) = plugboard_variants::square::read_square(square.as_bytes(), variant.files, variant.ranks)?;
+        if used != square.len() {
+            return None;
+        }
+        let mut marks = [None::<char>; 256];
+        for m in self.legal_moves().into_iter().filter(|m| m.from == from) {
+            marks[usize::from(m.to)] = Some(if position.is_capture(m) { 'R' } else { 'Y' });
+        }
+        Some(super::highlight_text(variant.files, variant.ranks, |file, rank| {
+            marks[usize::from(plugboard_variants::square::square(file, rank))]
+        }))
+    }
+
+    pub fn plugin_moves(&self) -> Vec<api::Move> {
+        self.moves.iter().map(|&m| to_plugin(m)).collect()
+    }
+
+    /// A legal move of the current position from the plugin API's encoding.
+    pub fn legal_plugin_move(&self, m: api::Move) -> Option<Move> {
+        self.legal_moves().into_iter().find(|&legal| to_plugin(legal) == m)
+    }
+
+    /// The legal start of a line of plugin moves from the current position.
+    pub fn legal_start(&self, line: &[api::Move]) -> Vec<Move> {
+        let mut position = self.position().clone();
+        let mut legal = Vec::new();
+        for &wanted in line {
+            let mut moves = MoveList::new();
+            position.legal_moves(&mut moves);
+            let Some(m) = moves.into_iter().find(|&m| to_plugin(m) == wanted) else { break };
+            position.play(m);
+            legal.push(m);
+        }
+        legal
+    }
+
+    pub fn plugin_root(&self) -> BoardPosition {
+        to_board(self.position())
+    }
+
+    pub fn plugin_start(&self) -> BoardPosition {
+        to_board(&self.positions[0])
+    }
+}
+
+/// The plugin API's encoding of a move: its two squares and the piece code
+/// of the kind it promotes to; castling is the king's move, as xboard writes it.
+pub fn to_plugin(m: Move) -> api::Move {
+    let promotion = m.promotion_kind().map_or(api::Move::NO_PROMOTION, |kind| kind as u8 + 1);
+    api::Move { from: m.from, to: m.to, promotion, reserved: 0 }
+}
+
+/// The position as the plugin API hands it to a search of a defined variant.
+pub fn to_board(position: &Position) -> BoardPosition {
+    let variant = position.variant();
+    let mut board = BoardPosition::empty(api::Variant::DEFINED, variant.files, variant.ranks);
+    for color in 0..2 {
+        for square in position.occupied_by(color).iter() {
+            board.put(square, Some(BoardPiece(position.piece_at(square))));
+        }
+        for kind in 0..variant.kinds.len().min(16) {
+            board.hands[usize::from(color)][kind] = position.in_hand(color, kind);
+        }
+    }
+    board.side_to_move = position.turn();
+    board.halfmove_clock = u16::try_from(position.halfmoves()).unwrap_or(u16::MAX);
+    board.fullmove_number = position.fullmoves();
+    board.set_defined_rights([position.castling_rooks(0), position.castling_rooks(1)], position.en_passant_square());
+    board
+}
+
+fn valued(value: Value, side: u8, reason: &'static str) -> GameEnd {
+    let winner = match value {
+        Value::Win => Some(side),
+        Value::Loss => Some(side ^ 1),
+        Value::Draw => None,
+    };
+    GameEnd { result: result_text(winner), reason }
+}
+
+fn result_text(winner: Option<u8>) -> &'static str {
+    match winner {
+        Some(0) => "1-0",
+        Some(_) => "0-1",
+        None => "1/2-1/2",
+    }
+}
+
+/// The claim for `outcome`, `to_move` being the side to move when it happened.
+fn game_end(outcome: Outcome, to_move: u8) -> GameEnd {
+    let reason = match (outcome.reason, outcome.winner) {
+        (Reason::Checkmate, Some(winner)) if winner != to_move => {
+            if winner == 0 {
+                "White mates"
+            } else {
+                "Black mates"
+            }
+        }
+        (Reason::Checkmate, _) => {
+            if to_move == 0 {
+                "White is checkmated and wins"
+            } else {
+                "Black is checkmated and wins"
+            }
+        }
+        (Reason::Stalemate, None) => "Stalemate",
+        (Reason::Stalemate, Some(winner)) if winner == to_move => {
+            if to_move == 0 {
+                "White is stalemated and wins"
+            } else {
+                "Black is stalemated and wins"
+            }
+        }
+        (Reason::Stalemate, Some(_)) => {
+            if to_move == 0 {
+                "White is stalemated and loses"
+            } else {
+                "Black is stalemated and loses"
+            }
+        }
+        (Reason::Extinction, Some(0)) => "White wins: Black has run out of pieces",
+        (Reason::Extinction, Some(_)) => "Black wins: White has run out of pieces",
+        (Reason::Extinction, None) => "Both sides have run out of pieces",
+    };
+    GameEnd { result: result_text(outcome.winner), reason }
+}
+
+/// Whether `m` is a castling move (for the GUI's notation).
+pub fn is_castle(m: Move) -> bool {
+    matches!(m.special, Special::Castle { .. })
+}

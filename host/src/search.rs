@@ -410,7 +410,7 @@ pub fn run_plugin(
                 return Err("a variant defined as data came without its definition".into());
             };
             let preset_scores = board_presets(&spec.preset_scores);
-            let request = board_request(&spec, game_start, root, &preset_scores, control);
+            let request = board_request(spec, game_start, root, &preset_scores, control);
             search_defined(&request, definition.into(), eval, reporter)
         }
         (PluginPosition::Board(game_start), PluginPosition::Board(root), EvalSource::Board(eval)) => {
@@ -420,7 +420,7 @@ pub fn run_plugin(
                 return Err(format!("{} cannot search {} boards", spec.search_name, root.variant.cecp_name()));
             };
             let preset_scores = board_presets(&spec.preset_scores);
-            let request = board_request(&spec, game_start, root, &preset_scores, control);
+            let request = board_request(spec, game_start, root, &preset_scores, control);
             search_board(&request, eval, reporter)
         }
         _ => return Err("the position and the evaluation are of different kinds".into()),

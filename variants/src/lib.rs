@@ -20,6 +20,7 @@
 //! assert_eq!(position.perft(2), 784);
 //! ```
 
+mod abi;
 pub mod betza;
 mod catalog;
 pub mod definition;

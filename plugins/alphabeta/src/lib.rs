@@ -1,5 +1,6 @@
 //! An iterative-deepening alpha-beta search plugin built on cozy-chess, with a
-//! shakmaty-based search for the variants cozy-chess does not play.
+//! shakmaty-based search for the variants cozy-chess does not play, and one
+//! board search for xiangqi and every variant defined as data.
 //!
 //! This crate owns the search: conversions between the ABI types and
 //! cozy-chess, what a score means, the transposition table, move ordering, the
@@ -7,7 +8,9 @@
 //! the host links this one statically as its built-in search, and uses
 //! [`perft`] and [`board_from_fen`] for its `perft` command.
 
+mod board;
 mod convert;
+mod defined;
 mod eval;
 mod ordering;
 mod perft;
@@ -24,8 +27,8 @@ use std::sync::{
 };
 
 use plugboard_plugin_api::{
-    BoardEvaluatorSource, BoardSearchRequest, EvaluatorSource, OptionSpec, PluginInfo, Reporter, SearchOutcome,
-    SearchPlugin, SearchRequest, TablebaseProbe, Variant,
+    BoardEvaluatorSource, BoardSearchRequest, DefinedEvaluatorSource, EvaluatorSource, OptionSpec, PluginInfo,
+    Reporter, SearchOutcome, SearchPlugin, SearchRequest, TablebaseProbe, Variant,
 };
 
 pub use convert::{board_from_fen, board_to_position, move_from_cozy, move_to_cozy, position_to_board};
@@ -97,6 +100,15 @@ impl SearchPlugin for AlphaBeta {
         xiangqi::run(request, || eval.create(variant), reporter)
     }
 
+    fn search_defined(
+        request: &BoardSearchRequest<'_>,
+        definition: &str,
+        eval: DefinedEvaluatorSource,
+        reporter: Reporter<'_>,
+    ) -> Result<SearchOutcome, String> {
+        defined::run(request, definition, || eval.create(definition), reporter)
+    }
+
     fn use_tablebases(probe: Option<TablebaseProbe>) {
         *TABLEBASES.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = probe;
     }
@@ -134,11 +146,13 @@ where
 }
 
 /// Every variant this search plays, as CECP names: orthodox chess and Chess960
-/// through cozy-chess, the other 8×8 variants through shakmaty, and xiangqi
-/// through plugboard-xiangqi.
+/// through cozy-chess, the other 8×8 variants through shakmaty, xiangqi
+/// through plugboard-xiangqi, and `defined`: every variant defined as data,
+/// through plugboard-variants.
 pub fn supported_variants() -> String {
     let mut names: Vec<&str> = Variant::ALL.iter().map(|variant| variant.cecp_name()).collect();
     names.insert(1, "fischerandom");
     names.push(Variant::XIANGQI.cecp_name());
+    names.push(Variant::DEFINED.cecp_name());
     names.join(",")
 }

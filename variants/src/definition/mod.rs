@@ -5,6 +5,9 @@ pub mod ini;
 pub mod keys;
 pub mod pieces;
 pub mod rules;
+mod values;
+
+pub use values::PAWN;
 
 use crate::betza::{self, Ray};
 use crate::square::{SquareSet, square};

@@ -110,8 +110,8 @@ impl Position {
             [one] => (*one, "-"),
             [castling, en_passant, ..] => (*castling, *en_passant),
         };
-        position.read_castling(castling)?;
-        position.read_en_passant(en_passant)?;
+        position.read_castling_field(castling)?;
+        position.read_en_passant_field(en_passant)?;
         for color in [0, 1] {
             let royal = (0..variant.kinds.len()).any(|kind| variant.kinds[kind].royal);
             let mut royals = Vec::new();
@@ -126,7 +126,7 @@ impl Position {
         Ok(position)
     }
 
-    fn read_castling(&mut self, field: &str) -> Result<(), FenError> {
+    pub(crate) fn read_castling_field(&mut self, field: &str) -> Result<(), FenError> {
         if field == "-" || !self.variant.castling {
             return Ok(());
         }
@@ -158,7 +158,7 @@ impl Position {
 
     /// The en-passant field: the square passed, or (Fairy-Stockfish's form for
     /// pieces that step diagonally) that square and the piece's, in either order.
-    fn read_en_passant(&mut self, field: &str) -> Result<(), FenError> {
+    pub(crate) fn read_en_passant_field(&mut self, field: &str) -> Result<(), FenError> {
         if field == "-" {
             return Ok(());
         }

@@ -214,6 +214,49 @@ impl Position {
         self.castling[usize::from(color)]
     }
 
+    /// Puts the piece `code` on the empty `square`, for a position built piece by piece.
+    pub(crate) fn place(&mut self, square: Square, code: u8) {
+        self.put(square, code);
+    }
+
+    /// The rest of a position built piece by piece: hands, side to move,
+    /// castling rooks (each must be a castling piece of its side on its castling
+    /// rank), en-passant square and counters.
+    pub(crate) fn set_state(
+        &mut self,
+        hands: [[u8; MAX_KINDS]; 2],
+        turn: u8,
+        castling: [[Option<Square>; 2]; 2],
+        en_passant: Option<Square>,
+        halfmoves: u16,
+        fullmoves: u32,
+    ) -> Result<(), FenError> {
+        self.hands = hands;
+        self.turn = turn & 1;
+        self.halfmoves = u32::from(halfmoves);
+        self.fullmoves = fullmoves.max(1);
+        let mut field = String::new();
+        for (color, rooks) in castling.iter().enumerate() {
+            for rook in rooks.iter().flatten() {
+                if usize::from(*rook) >= 256 || file_of(*rook) >= self.variant.files {
+                    continue;
+                }
+                let letter = char::from(b'A' + file_of(*rook));
+                field.push(if color == 0 { letter } else { letter.to_ascii_lowercase() });
+            }
+        }
+        self.castling = [[None; 2]; 2];
+        if !field.is_empty() {
+            self.read_castling_field(&field)?;
+        }
+        if let Some(passed) = en_passant {
+            let mut text = String::new();
+            crate::square::write_square(&mut text, passed, self.variant.ranks);
+            self.read_en_passant_field(&text)?;
+        }
+        Ok(())
+    }
+
     fn put(&mut self, square: Square, code: u8) {
         debug_assert_eq!(self.board[usize::from(square)], 0);
         self.board[usize::from(square)] = code;

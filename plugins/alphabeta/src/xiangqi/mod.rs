@@ -1,26 +1,21 @@
-//! The xiangqi search: iterative-deepening PVS over `plugboard-xiangqi`'s rules,
-//! the same rules the host judges the game by, with the chess search's
-//! transposition table and score layout, and Lazy SMP threads.
-//!
-//! Positions cross the boundary as [`BoardPosition`]s; the search keeps one in
-//! step with its own board, so evaluating a node costs no conversion.
-
-mod ordering;
-mod root;
-mod search;
-
-use std::{
-    sync::atomic::{AtomicBool, AtomicU64, Ordering},
-    thread,
-};
+//! Xiangqi for the board search: `plugboard-xiangqi`'s rules (the same the
+//! host judges the game by) behind [`Rules`], with xboard's repetition rules
+//! (perpetual check and chase lose) for root moves and inside the search.
 
 use plugboard_plugin_api::{
-    self as api, BoardPosition, BoardSearchRequest, EVAL_FAILURE_PREFIX, Reporter, SearchOutcome, Variant,
+    self as api, BoardPiece, BoardPosition, BoardSearchRequest, Reporter, SearchOutcome, Variant,
 };
-use plugboard_xiangqi::{Move, MoveList, Position};
+use plugboard_xiangqi::{
+    Color, Move, MoveList, Position, Role, Square, Undo,
+    repetition::{self, Rule, Verdict},
+};
 
-use crate::{eval::BoardEvaluation, tt::with_shared_table};
-use search::{Searcher, Team};
+use crate::{
+    board::{History, Rules},
+    eval::BoardEvaluation,
+    score::{DRAW, MATE, TABLEBASE_WIN},
+    tt::TtMove,
+};
 
 /// Searches `request.root`, a xiangqi position, with `request.threads` threads,
 /// each with an evaluation from `new_eval`.
@@ -33,97 +28,8 @@ where
         return Err(format!("this search plays xiangqi boards, not {}", request.root.variant.cecp_name()));
     }
     let root = from_board(&request.root)?;
-    let mut legal = MoveList::new();
-    root.legal_moves(&mut legal);
-    let mut root_moves: Vec<Move> =
-        request.root_moves.iter().map(|&m| from_api(m)).filter(|m| legal.contains(m)).collect();
-    root_moves.dedup();
-    if root_moves.is_empty() {
-        root_moves = legal.to_vec();
-    }
-    if root_moves.is_empty() {
-        return Ok(SearchOutcome { best: None.into(), ponder: None.into() });
-    }
-    let history = History::of_game(request, &root);
-    let first_eval = crate::eval::create(&new_eval)?;
-    let team = Team::new(request.nodes);
-    let threads = request.threads.clamp(1, 256) as usize;
-    let outcome = with_shared_table(request.hash_mb.max(1), request.clear_hash, |table| {
-        thread::scope(|scope| {
-            for helper in 1..threads {
-                // A search stopped while its helpers start starts no more of them.
-                if request.control.stop_requested() {
-                    break;
-                }
-                let (new_eval, team, history, root, root_moves) = (&new_eval, &team, &history, &root, &root_moves);
-                scope.spawn(move || {
-                    // A helper whose evaluation cannot be made just does not help.
-                    if let Ok(eval) = new_eval() {
-                        let mut searcher = Searcher::new(request, table, team, eval, root, history, None);
-                        searcher.help(root_moves.clone(), helper);
-                    }
-                });
-            }
-            let mut main = Searcher::new(request, table, &team, first_eval, &root, &history, Some(reporter));
-            let outcome = main.iterate(root_moves.clone());
-            team.stop_all();
-            outcome
-        })
-    });
-    if team.eval_failed() {
-        return Err(format!("{EVAL_FAILURE_PREFIX}: the evaluation panicked"));
-    }
-    Ok(outcome)
-}
-
-/// The game before the root: the keys of its positions and whether each move
-/// gave check, for repetitions; and the positions themselves, for judging a
-/// root move that would repeat one as xboard will.
-pub(super) struct History {
-    pub keys: Vec<u64>,
-    pub checks: Vec<bool>,
-    /// The game's positions up to and including the root, and the moves between.
-    pub positions: Vec<Position>,
-    pub moves: Vec<Move>,
-    /// Whether the game began from the opening position (xboard then counts it).
-    pub from_start: bool,
-}
-
-impl History {
-    /// Replays the request's moves from its game start; if they do not lead to
-    /// the root (a `setboard`, or a host bug), the root alone.
-    fn of_game(request: &BoardSearchRequest<'_>, root: &Position) -> History {
-        let replay = || -> Option<History> {
-            let mut position = from_board(&request.game_start).ok()?;
-            let from_start = position.same_placement(&Position::start()) && position.fullmoves() == 1;
-            let mut history = History {
-                keys: vec![position.hash()],
-                checks: vec![false],
-                positions: vec![position.clone()],
-                moves: Vec::new(),
-                from_start,
-            };
-            for &m in request.moves.iter() {
-                let m = from_api(m);
-                if !position.is_legal(m) {
-                    return None;
-                }
-                let _ = position.play(m);
-                history.keys.push(position.hash());
-                history.checks.push(position.is_check());
-                history.positions.push(position.clone());
-                history.moves.push(m);
-            }
-            position.same_placement(root).then_some(history)
-        };
-        replay().unwrap_or_else(|| History {
-            keys: vec![root.hash()],
-            checks: vec![root.is_check()],
-            positions: vec![root.clone()],
-            moves: Vec::new(),
-            from_start: false,
-        })
-    }
+    let game_start = from_board(&request.game_start).ok();
+    crate::board::run(request, root, game_start, new_eval, reporter)
 }
 
 /// The rules' position for a board position of xiangqi.
@@ -144,16 +50,184 @@ pub fn to_api(m: Move) -> api::Move {
     m.to_plugin()
 }
 
-impl Team {
-    pub(super) fn new(node_limit: u64) -> Team {
-        Team { node_limit, nodes: AtomicU64::new(0), stop: AtomicBool::new(false), eval_failed: AtomicBool::new(false) }
+impl TtMove for Move {
+    fn pack(self) -> u16 {
+        u16::from(self.from.0) | u16::from(self.to.0) << 8
     }
 
-    pub(super) fn stop_all(&self) {
-        self.stop.store(true, Ordering::Relaxed);
+    fn unpack(packed: u16) -> Option<Move> {
+        // a0a0 is no move, so 0 can stand for none.
+        let m = Move::new(Square(packed as u8), Square((packed >> 8) as u8));
+        (packed != 0).then_some(m)
+    }
+}
+
+/// Rough piece values for ordering and pruning, in centipawns.
+fn value(role: Role) -> i32 {
+    match role {
+        Role::Soldier => 100,
+        Role::Advisor | Role::Elephant => 200,
+        Role::Horse => 400,
+        Role::Cannon => 450,
+        Role::Chariot => 900,
+        Role::General => 5000,
+    }
+}
+
+/// Chariots, horses and cannons: a side with none of them may be in zugzwang,
+/// so null moves are not tried for it.
+fn is_attacker(role: Role) -> bool {
+    matches!(role, Role::Chariot | Role::Horse | Role::Cannon)
+}
+
+fn fill(out: &mut Vec<Move>, list: &MoveList) {
+    out.clear();
+    out.extend_from_slice(list);
+}
+
+impl Rules for Position {
+    type Move = Move;
+    type Undo = Undo;
+    type NullUndo = Undo;
+
+    fn hash(&self) -> u64 {
+        Position::hash(self)
     }
 
-    fn eval_failed(&self) -> bool {
-        self.eval_failed.load(Ordering::Relaxed)
+    fn same_placement(&self, other: &Position) -> bool {
+        Position::same_placement(self, other)
+    }
+
+    fn is_opening(&self) -> bool {
+        self.same_placement(&Position::start())
+    }
+
+    fn halfmoves(&self) -> u32 {
+        Position::halfmoves(self)
+    }
+
+    fn fullmoves(&self) -> u32 {
+        Position::fullmoves(self)
+    }
+
+    fn is_check(&self) -> bool {
+        Position::is_check(self)
+    }
+
+    fn legal_moves(&mut self, out: &mut Vec<Move>) {
+        let mut list = MoveList::new();
+        Position::legal_moves(self, &mut list);
+        fill(out, &list);
+    }
+
+    fn legal_captures(&mut self, out: &mut Vec<Move>) {
+        let mut list = MoveList::new();
+        self.captures(&mut list);
+        fill(out, &list);
+        out.retain(|&m| self.keeps_general_safe(m));
+    }
+
+    fn is_legal(&mut self, m: Move) -> bool {
+        Position::is_legal(self, m)
+    }
+
+    fn is_capture(&self, m: Move) -> bool {
+        Position::is_capture(self, m)
+    }
+
+    fn gives_check(&mut self, m: Move) -> bool {
+        Position::gives_check(self, m)
+    }
+
+    fn play(&mut self, m: Move) -> Undo {
+        Position::play(self, m)
+    }
+
+    fn undo(&mut self, m: Move, undo: Undo) {
+        Position::undo(self, m, undo);
+    }
+
+    fn play_null(&mut self) -> Undo {
+        Position::play_null(self)
+    }
+
+    fn undo_null(&mut self, undo: Undo) {
+        Position::undo_null(self, undo);
+    }
+
+    fn null_move_allowed(&self) -> bool {
+        self.pieces(self.turn()).any(|(_, piece)| is_attacker(piece.role))
+    }
+
+    fn victim_value(&self, m: Move) -> Option<i32> {
+        self.piece_at(m.to).map(|victim| value(victim.role))
+    }
+
+    fn mover_value(&self, m: Move) -> i32 {
+        self.piece_at(m.from).map_or(0, |piece| value(piece.role))
+    }
+
+    fn mover_index(&self, m: Move) -> usize {
+        self.piece_at(m.from).map_or(0, |piece| piece.color.index() * 8 + piece.role as usize)
+    }
+
+    fn to_square(m: Move) -> u8 {
+        m.to.0
+    }
+
+    fn score_of_end(&mut self, ply: usize) -> i32 {
+        // No legal move loses, checkmated or stalemated.
+        -(MATE - ply as i32)
+    }
+
+    fn repetition_score(mover_checked: bool, other_checked: bool, ply: usize) -> i32 {
+        let lost = TABLEBASE_WIN - ply as i32;
+        match (mover_checked, other_checked) {
+            (true, false) => lost,
+            (false, true) => -lost,
+            _ => DRAW,
+        }
+    }
+
+    fn update_board(&self, board: &mut BoardPosition, m: Move) {
+        let moving = board.squares[usize::from(m.from.0)];
+        board.put(m.from.0, None);
+        board.put(m.to.0, Some(BoardPiece(moving)));
+    }
+
+    fn board(&self) -> BoardPosition {
+        to_board(self)
+    }
+
+    fn from_board_of(_like: &Position, board: &BoardPosition) -> Option<Position> {
+        from_board(board).ok()
+    }
+
+    fn to_api(m: Move) -> api::Move {
+        to_api(m)
+    }
+
+    fn legal_from_api(&mut self, m: api::Move) -> Option<Move> {
+        Some(from_api(m))
+    }
+
+    /// Whether playing `m` repeats a position of the game and xboard would call
+    /// the repetition ours to lose: every move of ours since gave check, or
+    /// chased one piece.
+    fn loses_by_repetition(&self, history: &History<Position>, m: Move) -> bool {
+        let after = self.after(m);
+        if !history.positions.iter().any(|earlier| earlier.same_placement(&after)) {
+            return false;
+        }
+        let mut positions = history.positions.clone();
+        let mut moves = history.moves.clone();
+        positions.push(after);
+        moves.push(m);
+        let rule = Rule { occurrences: 2, first_position_counts: history.from_start };
+        let us: Color = self.turn();
+        match repetition::judge(&positions, &moves, rule) {
+            Some(Verdict::PerpetualCheck { loser } | Verdict::PerpetualChase { loser, .. }) => loser == us,
+            _ => false,
+        }
     }
 }

@@ -1,16 +1,12 @@
 //! The root: iterative deepening with aspiration windows, several lines when
-//! asked, root moves that would repeat judged as xboard will judge them, and
-//! what the host is told.
+//! asked, root moves that would lose by a repetition rule put last, and what
+//! the host is told.
 
 use std::cmp::Reverse;
 
 use plugboard_plugin_api::{NO_DEADLINE, Score, SearchInfo, SearchOutcome, abi_stable::std_types::ROption};
-use plugboard_xiangqi::{
-    Move,
-    repetition::{self, Rule, Verdict},
-};
 
-use super::{search::Searcher, to_api};
+use super::{Rules, search::Searcher};
 use crate::{
     eval::BoardEvaluation,
     score::{INFINITY, MATE, MATE_BOUND, TABLEBASE_WIN, shown_score},
@@ -22,22 +18,23 @@ const WINDOW: i32 = 25;
 
 /// A root move and what is known of it.
 #[derive(Clone, Copy)]
-struct RootMove {
-    m: Move,
-    /// Repeating with it would lose the game by xboard's rules (perpetual check or chase).
+struct RootMove<M> {
+    m: M,
+    /// Repeating with it would lose the game by a repetition rule (xboard's
+    /// perpetual check or chase in xiangqi).
     forbidden: bool,
 }
 
-impl<E: BoardEvaluation> Searcher<'_, E> {
+impl<R: Rules, E: BoardEvaluation> Searcher<'_, R, E> {
     /// The main thread: deepens until a limit, reporting each finished iteration.
-    pub(super) fn iterate(&mut self, moves: Vec<Move>) -> SearchOutcome {
+    pub(super) fn iterate(&mut self, moves: Vec<R::Move>) -> SearchOutcome {
         let mut root_moves = self.judge_root_moves(moves);
         let lines = (self.multipv() as usize).clamp(1, root_moves.len());
-        let mut best: Option<(i32, Vec<Move>)> = None;
+        let mut best: Option<(i32, Vec<R::Move>)> = None;
         let mut last_progress = 0;
         for depth in 1..=self.max_depth {
             self.seldepth = 0;
-            let mut chosen: Vec<Move> = Vec::new();
+            let mut chosen: Vec<R::Move> = Vec::new();
             for line in 1..=lines {
                 let previous = if line == 1 { best.as_ref().map(|(score, _)| *score) } else { None };
                 let (score, finished) = self.aspirate(&mut root_moves, &chosen, depth, previous, &mut last_progress);
@@ -74,12 +71,12 @@ impl<E: BoardEvaluation> Searcher<'_, E> {
             Some((_, line)) => (line[0], line.get(1).copied()),
             None => (root_moves[0].m, None),
         };
-        SearchOutcome { best: ROption::RSome(to_api(best)), ponder: ponder.map(to_api).into() }
+        SearchOutcome { best: ROption::RSome(R::to_api(best)), ponder: ponder.map(R::to_api).into() }
     }
 
     /// A helper thread: deepens without reporting until the main thread stops,
     /// starting one ply deeper every other helper so they spread out.
-    pub(super) fn help(&mut self, moves: Vec<Move>, helper: usize) {
+    pub(super) fn help(&mut self, moves: Vec<R::Move>, helper: usize) {
         let mut root_moves = self.judge_root_moves(moves);
         let mut previous = None;
         let mut ignored = u64::MAX;
@@ -97,42 +94,17 @@ impl<E: BoardEvaluation> Searcher<'_, E> {
     }
 
     /// The root moves in their first order, those that would lose by repetition last.
-    fn judge_root_moves(&mut self, moves: Vec<Move>) -> Vec<RootMove> {
-        let hash_move = self.table.probe::<Move>(self.position.hash(), 0).and_then(|entry| entry.mv);
-        let list = {
-            let mut list = plugboard_xiangqi::MoveList::new();
-            moves.iter().for_each(|&m| list.push(m));
-            list
-        };
-        let scores = self.order.score(&self.position, &list, hash_move, 0);
-        let mut root_moves: Vec<(RootMove, i32)> = moves
+    fn judge_root_moves(&mut self, moves: Vec<R::Move>) -> Vec<RootMove<R::Move>> {
+        let hash_move = self.table.probe::<R::Move>(self.position.hash(), 0).and_then(|entry| entry.mv);
+        let mut scores = Vec::new();
+        self.order.score(&self.position, &moves, hash_move, 0, &mut scores);
+        let mut root_moves: Vec<(RootMove<R::Move>, i32)> = moves
             .iter()
             .zip(scores)
-            .map(|(&m, score)| (RootMove { m, forbidden: self.would_lose(m) }, score))
+            .map(|(&m, score)| (RootMove { m, forbidden: self.position.loses_by_repetition(self.history, m) }, score))
             .collect();
         root_moves.sort_by_key(|&(root_move, score)| (root_move.forbidden, Reverse(score)));
         root_moves.into_iter().map(|(root_move, _)| root_move).collect()
-    }
-
-    /// Whether playing `m` repeats a position of the game and xboard would call
-    /// the repetition ours to lose: every move of ours since gave check, or
-    /// chased one piece.
-    fn would_lose(&self, m: Move) -> bool {
-        let history = self.history;
-        let after = self.position.after(m);
-        if !history.positions.iter().any(|earlier| earlier.same_placement(&after)) {
-            return false;
-        }
-        let mut positions = history.positions.clone();
-        let mut moves = history.moves.clone();
-        positions.push(after);
-        moves.push(m);
-        let rule = Rule { occurrences: 2, first_position_counts: history.from_start };
-        let us = self.position.turn();
-        match repetition::judge(&positions, &moves, rule) {
-            Some(Verdict::PerpetualCheck { loser } | Verdict::PerpetualChase { loser, .. }) => loser == us,
-            _ => false,
-        }
     }
 
     /// One iteration at `depth` for one line, within a window around `previous`
@@ -140,8 +112,8 @@ impl<E: BoardEvaluation> Searcher<'_, E> {
     /// finished (was not stopped).
     fn aspirate(
         &mut self,
-        root_moves: &mut [RootMove],
-        excluded: &[Move],
+        root_moves: &mut [RootMove<R::Move>],
+        excluded: &[R::Move],
         depth: i32,
         previous: Option<i32>,
         last_progress: &mut u64,
@@ -169,8 +141,8 @@ impl<E: BoardEvaluation> Searcher<'_, E> {
 
     fn search_root(
         &mut self,
-        root_moves: &mut [RootMove],
-        excluded: &[Move],
+        root_moves: &mut [RootMove<R::Move>],
+        excluded: &[R::Move],
         depth: i32,
         mut alpha: i32,
         beta: i32,
@@ -229,9 +201,9 @@ impl<E: BoardEvaluation> Searcher<'_, E> {
         best_score
     }
 
-    fn report_line(&self, depth: i32, score: i32, pv: &[Move], line: usize, root_move_count: usize) {
+    fn report_line(&self, depth: i32, score: i32, pv: &[R::Move], line: usize, root_move_count: usize) {
         let Some(reporter) = self.reporter else { return };
-        let pv: Vec<plugboard_plugin_api::Move> = pv.iter().map(|&m| to_api(m)).collect();
+        let pv: Vec<plugboard_plugin_api::Move> = pv.iter().map(|&m| R::to_api(m)).collect();
         let nodes = self.team.nodes.load(std::sync::atomic::Ordering::Relaxed).max(self.nodes);
         let info = SearchInfo::line(depth as u32, shown_score(score), nodes, self.elapsed_ms(), &pv)
             .with_seldepth(self.seldepth as u32)
@@ -239,7 +211,7 @@ impl<E: BoardEvaluation> Searcher<'_, E> {
         reporter.report(&SearchInfo { root_move_count: root_move_count as u32, ..info });
     }
 
-    fn report_progress(&mut self, m: Move, index: usize, count: usize, depth: i32, last_progress: &mut u64) {
+    fn report_progress(&mut self, m: R::Move, index: usize, count: usize, depth: i32, last_progress: &mut u64) {
         let Some(reporter) = self.reporter else { return };
         let now = self.elapsed_ms();
         if now < last_progress.saturating_add(PROGRESS_INTERVAL_MS) {
@@ -247,8 +219,11 @@ impl<E: BoardEvaluation> Searcher<'_, E> {
         }
         *last_progress = now;
         let nodes = self.team.nodes.load(std::sync::atomic::Ordering::Relaxed).max(self.nodes);
-        let info =
-            SearchInfo::progress(depth as u32, nodes, now).with_current_move(to_api(m), index as u32 + 1, count as u32);
+        let info = SearchInfo::progress(depth as u32, nodes, now).with_current_move(
+            R::to_api(m),
+            index as u32 + 1,
+            count as u32,
+        );
         reporter.report(&SearchInfo { seldepth: self.seldepth as u32, score: Score::centipawns(0), ..info });
     }
 }

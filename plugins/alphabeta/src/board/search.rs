@@ -1,22 +1,21 @@
-//! One thread's search of a xiangqi position: negamax with principal-variation
+//! One thread's search of a board position: negamax with principal-variation
 //! windows, the table, null-move and futility pruning, late-move reductions,
-//! check extension and a capture search, over a board played and taken back in
-//! place.
+//! check extension and a capture search, over a position played and taken back
+//! in place by the game's [`Rules`].
 
 use std::{
     sync::atomic::{AtomicBool, AtomicU64, Ordering},
     time::{Duration, Instant},
 };
 
-use plugboard_plugin_api::{BoardPiece, BoardPosition, BoardSearchRequest, Bound, Reporter, SearchControl};
-use plugboard_xiangqi::{Color, Move, MoveList, Position, Role, Undo};
+use plugboard_plugin_api::{BoardPosition, BoardSearchRequest, Bound, Reporter, SearchControl};
 
-use super::{History, ordering::Ordering as MoveOrder, to_api, to_board};
+use super::{History, Rules, ordering::Ordering as MoveOrder};
 use crate::{
     eval::{BoardEvaluation, noise},
-    score::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, TABLEBASE_BOUND, TABLEBASE_WIN},
+    score::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, TABLEBASE_BOUND},
     search::CHECK_EVERY,
-    tt::{TranspositionTable, TtMove},
+    tt::TranspositionTable,
 };
 
 /// Nodes a thread counts on its own before adding them to the team's count.
@@ -31,28 +30,15 @@ pub(crate) struct Team {
     pub(super) eval_failed: AtomicBool,
 }
 
-impl TtMove for Move {
-    fn pack(self) -> u16 {
-        u16::from(self.from.0) | u16::from(self.to.0) << 8
-    }
-
-    fn unpack(packed: u16) -> Option<Move> {
-        // a0a0 is no move, so 0 can stand for none.
-        let m = Move::new(plugboard_xiangqi::Square(packed as u8), plugboard_xiangqi::Square((packed >> 8) as u8));
-        (packed != 0).then_some(m)
-    }
-}
-
-/// Chariots, horses and cannons: a side with none of them may be in zugzwang,
-/// so null moves are not tried for it.
-fn is_attacker(role: Role) -> bool {
-    matches!(role, Role::Chariot | Role::Horse | Role::Cannon)
-}
-
-pub(super) struct Searcher<'a, E> {
-    pub(super) position: Position,
+pub(super) struct Searcher<'a, R: Rules, E> {
+    pub(super) position: R,
     /// `position` as the evaluation sees it, kept in step.
     board: BoardPosition,
+    /// The boards before each move of the path, to take moves back.
+    boards: Vec<BoardPosition>,
+    /// Reused move lists and ordering scores, one of each per ply.
+    pub(super) lists: Vec<Vec<R::Move>>,
+    pub(super) scores: Vec<Vec<i32>>,
     eval: E,
     notify: bool,
     noise: u32,
@@ -77,25 +63,23 @@ pub(super) struct Searcher<'a, E> {
     checks: Vec<bool>,
     /// No repetition reaches back past a null move: the index after it.
     barrier: usize,
-    /// Chariots, horses and cannons of each side.
-    attackers: [u32; 2],
-    pub(super) order: MoveOrder,
-    pub(super) pv: Vec<Vec<Move>>,
+    pub(super) order: MoveOrder<R>,
+    pub(super) pv: Vec<Vec<R::Move>>,
     preset_scores: Vec<(u64, i32)>,
-    /// The game up to the root, for judging root moves as xboard will.
-    pub(super) history: &'a History,
+    /// The game up to the root, for judging root moves by the game's rules.
+    pub(super) history: &'a History<R>,
 }
 
-impl<'a, E: BoardEvaluation> Searcher<'a, E> {
+impl<'a, R: Rules, E: BoardEvaluation> Searcher<'a, R, E> {
     pub(super) fn new(
         request: &BoardSearchRequest<'a>,
         table: &'a TranspositionTable,
         team: &'a Team,
         eval: E,
-        root: &Position,
-        history: &'a History,
+        root: &R,
+        history: &'a History<R>,
         reporter: Option<Reporter<'a>>,
-    ) -> Searcher<'a, E> {
+    ) -> Searcher<'a, R, E> {
         let max_depth = match request.depth {
             0 => MAX_PLY as i32 - 1,
             depth => depth.min(MAX_PLY as u32 - 1) as i32,
@@ -104,12 +88,11 @@ impl<'a, E: BoardEvaluation> Searcher<'a, E> {
         keys.extend_from_slice(&history.keys);
         let mut checks = Vec::with_capacity(keys.capacity());
         checks.extend_from_slice(&history.checks);
-        let mut attackers = [0; 2];
-        for color in [Color::Red, Color::Black] {
-            attackers[color.index()] = root.pieces(color).filter(|(_, piece)| is_attacker(piece.role)).count() as u32;
-        }
         Searcher {
-            board: to_board(root),
+            board: root.board(),
+            boards: Vec::with_capacity(MAX_PLY + 2),
+            lists: vec![Vec::new(); MAX_PLY + 2],
+            scores: vec![Vec::new(); MAX_PLY + 2],
             position: root.clone(),
             notify: eval.wants_notifications(),
             eval,
@@ -130,13 +113,12 @@ impl<'a, E: BoardEvaluation> Searcher<'a, E> {
             barrier: 0,
             keys,
             checks,
-            attackers,
             order: MoveOrder::new(),
             pv: vec![Vec::new(); MAX_PLY + 2],
             preset_scores: request
                 .preset_scores
                 .iter()
-                .filter_map(|preset| Some((super::from_board(&preset.position).ok()?.hash(), preset.centipawns)))
+                .filter_map(|preset| Some((R::from_board_of(root, &preset.position)?.hash(), preset.centipawns)))
                 .collect(),
             history,
         }
@@ -153,40 +135,25 @@ impl<'a, E: BoardEvaluation> Searcher<'a, E> {
     }
 
     /// Plays `m` on the position, the board and the path.
-    pub(super) fn make(&mut self, m: Move) -> Undo {
-        let moving = self.board.squares[usize::from(m.from.0)];
+    pub(super) fn make(&mut self, m: R::Move) -> R::Undo {
+        self.boards.push(self.board);
+        self.position.update_board(&mut self.board, m);
         let undo = self.position.play(m);
-        if let Some(captured) = undo.captured()
-            && is_attacker(captured.role)
-        {
-            self.attackers[captured.color.index()] -= 1;
-        }
-        self.board.put(m.from.0, None);
-        self.board.put(m.to.0, Some(BoardPiece(moving)));
+        self.position.finish_board(&mut self.board);
         self.board.side_to_move ^= 1;
         self.board.halfmove_clock = self.position.halfmoves().min(u32::from(u16::MAX)) as u16;
         self.board.fullmove_number = self.position.fullmoves();
         self.keys.push(self.position.hash());
         self.checks.push(self.position.is_check());
         if self.notify {
-            self.eval.on_make(to_api(m), &self.board);
+            self.eval.on_make(R::to_api(m), &self.board);
         }
         undo
     }
 
-    pub(super) fn unmake(&mut self, m: Move, undo: Undo) {
+    pub(super) fn unmake(&mut self, m: R::Move, undo: R::Undo) {
         self.position.undo(m, undo);
-        let moving = self.board.squares[usize::from(m.to.0)];
-        self.board.put(m.from.0, Some(BoardPiece(moving)));
-        self.board.put(m.to.0, undo.captured().map(|piece| BoardPiece(piece.code())));
-        if let Some(captured) = undo.captured()
-            && is_attacker(captured.role)
-        {
-            self.attackers[captured.color.index()] += 1;
-        }
-        self.board.side_to_move ^= 1;
-        self.board.halfmove_clock = self.position.halfmoves().min(u32::from(u16::MAX)) as u16;
-        self.board.fullmove_number = self.position.fullmoves();
+        self.board = self.boards.pop().expect("a board for each move made");
         self.keys.pop();
         self.checks.pop();
         if self.notify {
@@ -256,12 +223,7 @@ impl<'a, E: BoardEvaluation> Searcher<'a, E> {
             // Moves into current, current - 2, … are the last mover's; the others the side to move's.
             let mover_checked = (index + 2..=current).step_by(2).all(|i| self.checks[i]);
             let other_checked = (index + 1..current).step_by(2).all(|i| self.checks[i]);
-            let lost = TABLEBASE_WIN - ply as i32;
-            return Some(match (mover_checked, other_checked) {
-                (true, false) => lost,
-                (false, true) => -lost,
-                _ => DRAW,
-            });
+            return Some(R::repetition_score(mover_checked, other_checked, ply));
         }
         None
     }
@@ -276,6 +238,9 @@ impl<'a, E: BoardEvaluation> Searcher<'a, E> {
             return DRAW;
         }
         let in_check = self.position.is_check();
+        if self.position.has_ended() {
+            return self.position.score_of_end(ply);
+        }
         if ply > 0 {
             if let Some(score) = self.repetition(ply) {
                 return score;
@@ -296,7 +261,7 @@ impl<'a, E: BoardEvaluation> Searcher<'a, E> {
         }
         let pv_node = beta - alpha > 1;
         let key = self.position.hash();
-        let entry = self.table.probe::<Move>(key, ply);
+        let entry = self.table.probe::<R::Move>(key, ply);
         if let Some(entry) = entry
             && !pv_node
             && entry.depth >= depth
@@ -310,7 +275,7 @@ impl<'a, E: BoardEvaluation> Searcher<'a, E> {
                 return entry.score;
             }
         }
-        let hash_move = entry.and_then(|entry| entry.mv).filter(|&m| self.position.is_legal(m));
+        let hash_move = entry.and_then(|entry| entry.mv).and_then(|m| self.position.resolve(m));
         let static_eval = if in_check {
             None
         } else {
@@ -332,10 +297,10 @@ impl<'a, E: BoardEvaluation> Searcher<'a, E> {
                 return eval;
             }
             // Null move: if passing still holds beta, a real move will.
-            let us = self.position.turn().index();
-            if depth >= 3 && eval >= beta && self.attackers[us] > 0 && self.barrier != self.keys.len() {
+            if depth >= 3 && eval >= beta && self.position.null_move_allowed() && self.barrier != self.keys.len() {
                 let reduction = 3 + depth / 4 + ((eval - beta) / 200).min(2);
                 let undo = self.position.play_null();
+                let board = self.board;
                 self.board.side_to_move ^= 1;
                 self.keys.push(self.position.hash());
                 self.checks.push(false);
@@ -344,7 +309,7 @@ impl<'a, E: BoardEvaluation> Searcher<'a, E> {
                 self.barrier = barrier;
                 self.keys.pop();
                 self.checks.pop();
-                self.board.side_to_move ^= 1;
+                self.board = board;
                 self.position.undo_null(undo);
                 if self.stopped {
                     return DRAW;
@@ -355,17 +320,19 @@ impl<'a, E: BoardEvaluation> Searcher<'a, E> {
             }
         }
 
-        let mut moves = MoveList::new();
+        let mut moves = std::mem::take(&mut self.lists[ply]);
+        let mut scores = std::mem::take(&mut self.scores[ply]);
         self.position.legal_moves(&mut moves);
         if moves.is_empty() {
-            // No legal move loses, checkmated or stalemated.
-            return -(MATE - ply as i32);
+            self.lists[ply] = moves;
+            self.scores[ply] = scores;
+            return self.position.score_of_end(ply);
         }
-        let mut scores = self.order.score(&self.position, &moves, hash_move, ply);
+        self.order.score(&self.position, &moves, hash_move, ply, &mut scores);
         let original_alpha = alpha;
         let mut best_score = -INFINITY;
         let mut best_move = None;
-        let mut quiets_tried: Vec<Move> = Vec::new();
+        let mut quiets_tried: Vec<R::Move> = Vec::new();
         for index in 0..moves.len() {
             let m = super::ordering::pick(&mut moves, &mut scores, index);
             let capture = self.position.is_capture(m);
@@ -404,6 +371,8 @@ impl<'a, E: BoardEvaluation> Searcher<'a, E> {
             };
             self.unmake(m, undo);
             if self.stopped {
+                self.lists[ply] = moves;
+                self.scores[ply] = scores;
                 return DRAW;
             }
             if score > best_score {
@@ -424,6 +393,8 @@ impl<'a, E: BoardEvaluation> Searcher<'a, E> {
                 quiets_tried.push(m);
             }
         }
+        self.lists[ply] = moves;
+        self.scores[ply] = scores;
         let bound = if best_score >= beta {
             Bound::Lower
         } else if best_score > original_alpha {
@@ -443,35 +414,44 @@ impl<'a, E: BoardEvaluation> Searcher<'a, E> {
         if self.tick(ply) {
             return DRAW;
         }
+        if self.position.has_ended() {
+            return self.position.score_of_end(ply);
+        }
         let in_check = self.position.is_check();
-        let mut moves = MoveList::new();
+        let mut moves = std::mem::take(&mut self.lists[ply]);
+        let mut scores = std::mem::take(&mut self.scores[ply]);
         let mut best = -INFINITY;
         let mut stand_pat = 0;
+        let mut result = None;
         if in_check {
             self.position.legal_moves(&mut moves);
             if moves.is_empty() {
-                return -(MATE - ply as i32);
+                result = Some(self.position.score_of_end(ply));
             }
         } else {
-            stand_pat = match self.evaluate() {
-                Some(eval) => eval,
-                None => return DRAW,
-            };
-            if stand_pat >= beta {
-                return stand_pat;
+            match self.evaluate() {
+                None => result = Some(DRAW),
+                Some(eval) if eval >= beta => result = Some(eval),
+                Some(eval) => {
+                    stand_pat = eval;
+                    alpha = alpha.max(stand_pat);
+                    best = stand_pat;
+                    self.position.legal_captures(&mut moves);
+                }
             }
-            alpha = alpha.max(stand_pat);
-            best = stand_pat;
-            self.position.captures(&mut moves);
-            moves.retain(|m| self.position.keeps_general_safe(m));
         }
-        let mut scores = self.order.score(&self.position, &moves, None, ply);
+        if let Some(result) = result {
+            self.lists[ply] = moves;
+            self.scores[ply] = scores;
+            return result;
+        }
+        self.order.score(&self.position, &moves, None, ply, &mut scores);
         for index in 0..moves.len() {
             let m = super::ordering::pick(&mut moves, &mut scores, index);
             // Delta pruning: even the piece taken would not lift the score to alpha.
             if !in_check
-                && let Some(victim) = self.position.piece_at(m.to)
-                && stand_pat + super::ordering::value(victim.role) + 150 <= alpha
+                && let Some(victim) = self.position.victim_value(m)
+                && stand_pat + victim + 150 <= alpha
             {
                 continue;
             }
@@ -479,6 +459,8 @@ impl<'a, E: BoardEvaluation> Searcher<'a, E> {
             let score = -self.quiescence(-beta, -alpha, ply + 1);
             self.unmake(m, undo);
             if self.stopped {
+                self.lists[ply] = moves;
+                self.scores[ply] = scores;
                 return DRAW;
             }
             if score > best {
@@ -491,10 +473,12 @@ impl<'a, E: BoardEvaluation> Searcher<'a, E> {
                 }
             }
         }
+        self.lists[ply] = moves;
+        self.scores[ply] = scores;
         best
     }
 
-    pub(super) fn update_pv(&mut self, ply: usize, m: Move) {
+    pub(super) fn update_pv(&mut self, ply: usize, m: R::Move) {
         let (parents, children) = self.pv.split_at_mut(ply + 1);
         let line = &mut parents[ply];
         line.clear();

@@ -1,0 +1,266 @@
+//! Variants defined as data for the board search: `plugboard-variants`' rules
+//! (the same the host judges the game by, read from the definition the host
+//! sends with the request) behind [`Rules`], each variant's own values for
+//! checkmate, stalemate and a side that has run out of pieces.
+
+use std::sync::Arc;
+
+use plugboard_plugin_api::{
+    self as api, BoardPiece, BoardPosition, BoardSearchRequest, Reporter, SearchOutcome, Variant as ApiVariant,
+};
+use plugboard_variants::{
+    Catalog, Move, MoveList, NullUndo, Outcome, Position, Special, Undo, Variant, color_of, kind_of, piece_code,
+};
+
+use crate::{
+    board::Rules,
+    eval::BoardEvaluation,
+    score::{DRAW, MATE},
+    tt::TtMove,
+};
+
+/// Searches `request.root`, a position of the variant `definition` defines.
+pub fn run<E, F>(
+    request: &BoardSearchRequest<'_>,
+    definition: &str,
+    new_eval: F,
+    reporter: Reporter<'_>,
+) -> Result<SearchOutcome, String>
+where
+    E: BoardEvaluation,
+    F: Fn() -> Result<E, String> + Sync,
+{
+    if request.root.variant != ApiVariant::DEFINED {
+        return Err(format!("this search plays variants defined as data, not {}", request.root.variant.cecp_name()));
+    }
+    let variant = Catalog::read_definition(definition).map_err(|error| format!("the definition: {error}"))?;
+    let values: Arc<[i32]> = variant.piece_values().into();
+    let read = |board: &BoardPosition| {
+        Position::from_board_position(variant.clone(), board)
+            .map(|position| Defined { position, values: values.clone() })
+            .map_err(|error| format!("not a position of {}: {error}", variant.name))
+    };
+    let root = read(&request.root)?;
+    let game_start = read(&request.game_start).ok();
+    crate::board::run(request, root, game_start, new_eval, reporter)
+}
+
+/// A position with its variant's piece values.
+#[derive(Clone, Debug)]
+pub(crate) struct Defined {
+    position: Position,
+    values: Arc<[i32]>,
+}
+
+impl TtMove for Move {
+    fn pack(self) -> u16 {
+        u16::from(self.from) | u16::from(self.to) << 8
+    }
+
+    /// The squares only: [`Rules::resolve`] finds the legal move they name.
+    fn unpack(packed: u16) -> Option<Move> {
+        (packed != 0).then(|| Move::new(packed as u8, (packed >> 8) as u8))
+    }
+}
+
+impl Defined {
+    fn variant(&self) -> &Arc<Variant> {
+        self.position.variant()
+    }
+
+    fn value_of(&self, code: u8) -> i32 {
+        self.values[kind_of(code)]
+    }
+
+    /// The score of `outcome` for the side to move, `ply` plies from the root.
+    fn score_of(&self, outcome: Outcome, ply: usize) -> i32 {
+        match outcome.winner {
+            Some(winner) if winner == self.position.turn() => MATE - ply as i32,
+            Some(_) => -(MATE - ply as i32),
+            None => DRAW,
+        }
+    }
+}
+
+impl Rules for Defined {
+    type Move = Move;
+    type Undo = Undo;
+    type NullUndo = NullUndo;
+
+    fn hash(&self) -> u64 {
+        self.position.hash()
+    }
+
+    fn same_placement(&self, other: &Defined) -> bool {
+        self.position.same_placement(&other.position)
+    }
+
+    fn is_opening(&self) -> bool {
+        Position::start(self.variant().clone()).is_ok_and(|start| start.same_placement(&self.position))
+    }
+
+    fn halfmoves(&self) -> u32 {
+        self.position.halfmoves()
+    }
+
+    fn fullmoves(&self) -> u32 {
+        self.position.fullmoves()
+    }
+
+    fn is_check(&self) -> bool {
+        self.position.in_check()
+    }
+
+    fn legal_moves(&mut self, out: &mut Vec<Move>) {
+        self.position.legal_moves(out);
+    }
+
+    fn legal_captures(&mut self, out: &mut Vec<Move>) {
+        self.position.legal_moves(out);
+        let position = &self.position;
+        out.retain(|&m| position.is_capture(m) || m.promotion != 0);
+    }
+
+    fn is_legal(&mut self, m: Move) -> bool {
+        self.position.is_legal(m)
+    }
+
+    fn resolve(&mut self, m: Move) -> Option<Move> {
+        let mut moves = MoveList::new();
+        self.position.legal_moves(&mut moves);
+        moves.into_iter().find(|legal| legal.from == m.from && legal.to == m.to)
+    }
+
+    fn is_capture(&self, m: Move) -> bool {
+        self.position.is_capture(m)
+    }
+
+    fn gives_check(&mut self, m: Move) -> bool {
+        self.position.gives_check(m)
+    }
+
+    fn play(&mut self, m: Move) -> Undo {
+        self.position.play(m)
+    }
+
+    fn undo(&mut self, m: Move, undo: Undo) {
+        self.position.undo(m, undo);
+    }
+
+    fn play_null(&mut self) -> NullUndo {
+        self.position.play_null()
+    }
+
+    fn undo_null(&mut self, undo: NullUndo) {
+        self.position.undo_null(undo);
+    }
+
+    fn null_move_allowed(&self) -> bool {
+        // Not where a move is compulsory or passing breaks the rules' sense.
+        let variant = self.variant();
+        if variant.must_capture || variant.extinction.is_some() {
+            return false;
+        }
+        let us = self.position.turn();
+        let pawns = variant.promotion_pawns[usize::from(us)];
+        (0..variant.kinds.len())
+            .any(|kind| !variant.kinds[kind].royal && pawns >> kind & 1 == 0 && self.position.count(us, kind) > 0)
+    }
+
+    fn victim_value(&self, m: Move) -> Option<i32> {
+        match m.special {
+            Special::EnPassant { victim } => Some(self.value_of(self.position.piece_at(victim))),
+            Special::Castle { .. } => None,
+            _ => {
+                let code = self.position.piece_at(m.to);
+                (code != 0 && color_of(code) != self.position.turn()).then(|| self.value_of(code))
+            }
+        }
+    }
+
+    fn mover_value(&self, m: Move) -> i32 {
+        let code = self.position.piece_at(m.from);
+        if code == 0 { 0 } else { self.value_of(code) }
+    }
+
+    fn mover_index(&self, m: Move) -> usize {
+        let code = self.position.piece_at(m.from);
+        if code == 0 { 0 } else { usize::from(color_of(code)) * 32 + kind_of(code) }
+    }
+
+    fn to_square(m: Move) -> u8 {
+        m.to
+    }
+
+    fn score_of_end(&mut self, ply: usize) -> i32 {
+        match self.position.outcome() {
+            Some(outcome) => self.score_of(outcome, ply),
+            // Called only without legal moves; an outcome is always found then.
+            None => DRAW,
+        }
+    }
+
+    fn has_ended(&self) -> bool {
+        self.position.immediate_end().is_some()
+    }
+
+    fn repetition_score(_mover_checked: bool, _other_checked: bool, _ply: usize) -> i32 {
+        DRAW
+    }
+
+    fn update_board(&self, board: &mut BoardPosition, m: Move) {
+        let us = self.position.turn();
+        let moving = self.position.piece_at(m.from);
+        board.put(m.from, None);
+        match m.special {
+            Special::Castle { rook } => {
+                let rook_code = self.position.piece_at(rook);
+                board.put(rook, None);
+                let rook_to = if rook & 15 > m.from & 15 { m.to - 1 } else { m.to + 1 };
+                board.put(m.to, Some(BoardPiece(moving)));
+                board.put(rook_to, Some(BoardPiece(rook_code)));
+            }
+            Special::EnPassant { victim } => {
+                board.put(victim, None);
+                board.put(m.to, Some(BoardPiece(moving)));
+            }
+            Special::None | Special::DoubleStep { .. } => {
+                let placed = match m.promotion_kind() {
+                    Some(kind) => {
+                        let hand = &mut board.hands[usize::from(us)];
+                        if self.variant().has_hands() && kind < hand.len() && hand[kind] > 0 {
+                            hand[kind] -= 1;
+                        }
+                        piece_code(kind, us)
+                    }
+                    None => moving,
+                };
+                board.put(m.to, Some(BoardPiece(placed)));
+            }
+        }
+    }
+
+    fn finish_board(&self, board: &mut BoardPosition) {
+        board.set_defined_rights(
+            [self.position.castling_rooks(0), self.position.castling_rooks(1)],
+            self.position.en_passant_square(),
+        );
+    }
+
+    fn board(&self) -> BoardPosition {
+        self.position.to_board_position()
+    }
+
+    fn from_board_of(like: &Defined, board: &BoardPosition) -> Option<Defined> {
+        let position = Position::from_board_position(like.variant().clone(), board).ok()?;
+        Some(Defined { position, values: like.values.clone() })
+    }
+
+    fn to_api(m: Move) -> api::Move {
+        m.to_plugin()
+    }
+
+    fn legal_from_api(&mut self, m: api::Move) -> Option<Move> {
+        self.position.legal_from_plugin(m)
+    }
+}

@@ -1,0 +1,213 @@
+//! An evaluation of any variant defined as data, from its definition alone:
+//! each kind's value worked out from its moves (`plugboard-variants`'
+//! [`Variant::piece_values`]), square tables from how much more a piece reaches
+//! from each square than on average, pawns' progress towards their promotion
+//! zone, and shelter for the royal piece while the board is full.
+//!
+//! It plays every variant a definition describes, including one written after
+//! this plugin was built: the host hands it the definition with each search.
+
+use std::sync::Arc;
+
+use plugboard_plugin_api::{
+    BoardEvaluate, BoardEvaluator, BoardPosition, EvalPlugin, NoEvaluator, PluginInfo, Variant as ApiVariant,
+};
+use plugboard_variants::{Catalog, Variant, betza::Ray};
+
+/// The plugin.
+pub struct Fairy;
+
+impl EvalPlugin for Fairy {
+    type Evaluator = NoEvaluator;
+
+    fn info() -> PluginInfo {
+        PluginInfo::new("fairy", env!("CARGO_PKG_VERSION"))
+            .author("The Plugboard authors")
+            .description("Variants defined as data: piece values and square tables from each piece's moves, pawn progress, royal shelter")
+            .variants(ApiVariant::DEFINED.cecp_name())
+    }
+
+    fn new_evaluator() -> Result<NoEvaluator, String> {
+        Err("the fairy evaluation scores variants defined as data, not chess".to_string())
+    }
+
+    fn new_defined_evaluator(definition: &str) -> Result<BoardEvaluator, String> {
+        let variant = Catalog::read_definition(definition).map_err(|error| error.to_string())?;
+        Ok(BoardEvaluator::from_rust(FairyEval::new(&variant)))
+    }
+}
+
+/// What one square is worth to a side's piece of one kind, with the piece's value.
+pub struct FairyEval {
+    files: u8,
+    ranks: u8,
+    kinds: usize,
+    /// `[kind][square]`, the first player's view; the second player's squares
+    /// are read turned half round.
+    table: Vec<[i16; 256]>,
+    /// Kinds that may not be left in check.
+    royal: u64,
+    /// The material of a full board, to tell the opening from the ending.
+    full_material: i32,
+    values: Vec<i32>,
+}
+
+/// The square as the first player sees the second player's `square`.
+fn turned(square: u8, files: u8, ranks: u8) -> u8 {
+    let (file, rank) = (square & 15, square >> 4);
+    ((ranks - 1 - rank) << 4) | (files - 1 - file)
+}
+
+/// How many squares `rays` reach from (`file`, `rank`) on an empty board, slides
+/// counted less with each square as [`Variant::piece_values`] counts them.
+fn reach(rays: &[Ray], file: i32, rank: i32, files: i32, ranks: i32) -> f64 {
+    let mut total = 0.0;
+    for ray in rays.iter().filter(|ray| !ray.initial && ray.captures()) {
+        let limit = if ray.range == 0 { 16 } else { i32::from(ray.range) };
+        let (mut x, mut y, mut weight) = (file, rank, 1.0);
+        for _ in 0..limit {
+            x += i32::from(ray.df);
+            y += i32::from(ray.dr);
+            if ray.wraps {
+                x = x.rem_euclid(files);
+            }
+            if x < 0 || x >= files || y < 0 || y >= ranks || (x, y) == (file, rank) {
+                break;
+            }
+            total += weight;
+            weight *= 0.7;
+        }
+    }
+    total
+}
+
+impl FairyEval {
+    pub fn new(variant: &Arc<Variant>) -> FairyEval {
+        let (files, ranks) = (variant.files, variant.ranks);
+        let values = variant.piece_values();
+        let mut table = vec![[0i16; 256]; variant.kinds.len()];
+        let mut royal = 0u64;
+        for (kind, piece) in variant.kinds.iter().enumerate() {
+            if piece.royal {
+                royal |= 1 << kind;
+            }
+            let pawn = variant.promotion_pawns[0] >> kind & 1 != 0;
+            let squares = i32::from(files) * i32::from(ranks);
+            let average = (0..squares)
+                .map(|index| {
+                    reach(&piece.rays, index % i32::from(files), index / i32::from(files), files.into(), ranks.into())
+                })
+                .sum::<f64>()
+                / f64::from(squares);
+            for rank in 0..ranks {
+                for file in 0..files {
+                    let square = (rank << 4) | file;
+                    let here = reach(&piece.rays, file.into(), rank.into(), files.into(), ranks.into());
+                    let mut bonus = if piece.royal { 0.0 } else { (here - average) * 6.0 };
+                    if pawn {
+                        // Nearer the zone is better, and the last steps most.
+                        let zone = (0..ranks)
+                            .find(|&r| variant.promotion_region[0].contains((r << 4) | file))
+                            .unwrap_or(ranks - 1);
+                        let to_go = f64::from(zone.saturating_sub(rank));
+                        let centre = f64::from(files) / 2.0 - (f64::from(file) + 0.5 - f64::from(files) / 2.0).abs();
+                        bonus = 60.0 / (1.0 + to_go) + centre * 2.0;
+                    }
+                    if piece.royal {
+                        // Home while the board is full: scaled by material at evaluation.
+                        bonus = -12.0 * f64::from(rank);
+                    }
+                    table[kind][usize::from(square)] = bonus.round() as i16;
+                }
+            }
+        }
+        let start = plugboard_variants::Position::start(variant.clone()).ok();
+        let full_material = start.map_or(1, |position| {
+            (0..2u8)
+                .map(|color| {
+                    (0..variant.kinds.len())
+                        .map(|kind| i32::from(position.count(color, kind)) * values[kind])
+                        .sum::<i32>()
+                })
+                .sum::<i32>()
+                .max(1)
+        });
+        FairyEval { files, ranks, kinds: variant.kinds.len(), table, royal, full_material, values }
+    }
+}
+
+impl BoardEvaluate for FairyEval {
+    fn evaluate(&mut self, position: &BoardPosition) -> i32 {
+        let mut material = [0i32; 2];
+        let mut placement = [0i32; 2];
+        let mut royal_rank = [0i32; 2];
+        for color in 0..2u8 {
+            for square in position.squares_of(color) {
+                let code = position.squares[usize::from(square)];
+                let kind = usize::from(code & 0x7F) - 1;
+                if kind >= self.kinds {
+                    continue;
+                }
+                let seen = if color == 0 { square } else { turned(square, self.files, self.ranks) };
+                let bonus = i32::from(self.table[kind][usize::from(seen)]);
+                if self.royal >> kind & 1 != 0 {
+                    royal_rank[usize::from(color)] += bonus;
+                } else {
+                    material[usize::from(color)] += self.values[kind];
+                    placement[usize::from(color)] += bonus;
+                }
+            }
+            for (kind, &count) in position.hands[usize::from(color)].iter().enumerate().take(self.kinds) {
+                material[usize::from(color)] += i32::from(count) * self.values[kind];
+            }
+        }
+        // The royal piece's shelter counts as much as the board is full.
+        let fullness = ((material[0] + material[1]) * 100 / self.full_material).clamp(0, 100);
+        let score = |color: usize| material[color] + placement[color] + royal_rank[color] * fullness / 100;
+        let white = score(0) - score(1);
+        let tempo = 10;
+        if position.side_to_move == 0 { white + tempo } else { -white + tempo }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use plugboard_variants::Position;
+
+    fn evaluate(variant: &str, fen: &str) -> i32 {
+        let catalog = Catalog::builtin();
+        let variant = catalog.get(variant).unwrap().clone();
+        let mut eval = FairyEval::new(&variant);
+        let position = Position::from_fen(variant, fen).unwrap();
+        eval.evaluate(&position.to_board_position())
+    }
+
+    #[test]
+    fn material_and_progress_count_for_the_side_to_move() {
+        let start = "rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w KQkq - 0 1";
+        let even = evaluate("capablanca", start);
+        assert!(even.abs() < 30, "{even}");
+        let queen_up = evaluate("capablanca", "rnab1kbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w KQkq - 0 1");
+        assert!(queen_up > 700, "{queen_up}");
+        let for_black = evaluate("capablanca", "rnab1kbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR b KQkq - 0 1");
+        assert!(for_black < -700, "{for_black}");
+        // A pawn about to promote is worth more than one at home.
+        let advanced = evaluate("shatranj", "4k3/1P6/8/8/8/8/8/4K3 w - - 0 1");
+        let home = evaluate("shatranj", "4k3/8/8/8/8/8/1P6/4K3 w - - 0 1");
+        assert!(advanced > home + 30, "{advanced} vs {home}");
+    }
+
+    #[test]
+    fn a_definition_the_plugin_never_saw_is_scored() {
+        let text = "[mine:chess]\nqueen = -\namazon = a\nstartFen = rnbakbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBAKBNR w KQkq - 0 1\n";
+        let mut catalog = Catalog::builtin();
+        catalog.add_file(text, "mine.ini").unwrap();
+        let definition = &catalog.get("mine").unwrap().definition;
+        let mut evaluator = Fairy::new_defined_evaluator(definition).unwrap();
+        let variant = Catalog::read_definition(definition).unwrap();
+        let position = Position::start(variant).unwrap();
+        assert!(evaluator.evaluate(&position.to_board_position()).abs() < 30);
+        assert!(Fairy::new_defined_evaluator("[broken").is_err());
+    }
+}

@@ -45,6 +45,7 @@ pub fn run(mut plugins: PluginHost, logging: Logging, kept_log_files: usize, sta
     if let Some(path) = crate::settings::default_path() {
         session.use_settings_file(path);
     }
+    session.load_variant_files();
     session.apply_command_line(&startup);
     let (mut front_end, early) = choose_front_end(session, early, &events);
     serve(&mut front_end, early, &events, &mut io::stdout().lock());

@@ -31,6 +31,12 @@ pub enum Event {
     Hung {
         job: u64,
     },
+    /// A variant definition file that took long to read has been read: the
+    /// variants it added, or why it added none.
+    VariantFileRead {
+        path: String,
+        result: Result<Vec<String>, String>,
+    },
     /// A book that took long to open has opened (or failed to).
     BookOpened {
         generation: u64,

@@ -23,6 +23,7 @@ pub const BOOK_FILE: &str = "Book file";
 pub const USE_BOOK: &str = "Use book";
 pub const BOOK_DEPTH: &str = "Book depth";
 pub const BOOK_CHOICE: &str = "Book choice";
+pub const VARIANT_FILE: &str = "Variant file";
 
 const DEFAULT_OVERHEAD_MS: u64 = 50;
 const DEFAULT_CONTEMPT_CP: i32 = 50;
@@ -89,6 +90,8 @@ pub struct HostOptions {
     /// The book is asked up to this move number.
     pub book_depth: u32,
     pub book_choice: Choice,
+    /// Variant definitions of the user's (variants.ini format); empty: none.
+    pub variant_file: String,
 }
 
 impl Default for HostOptions {
@@ -111,6 +114,7 @@ impl Default for HostOptions {
             use_book: true,
             book_depth: DEFAULT_BOOK_DEPTH as u32,
             book_choice: Choice::default(),
+            variant_file: String::new(),
         }
     }
 }
@@ -128,6 +132,7 @@ impl HostOptions {
             (OptionSpec::spin(THREADS, 1, 1, i64::from(MAX_THREADS)), self.threads.to_string()),
             (OptionSpec::file(BOOK_FILE, ""), self.book_file.clone()),
             (OptionSpec::check(USE_BOOK, true), flag(self.use_book)),
+            (OptionSpec::file(VARIANT_FILE, ""), self.variant_file.clone()),
             (OptionSpec::spin(BOOK_DEPTH, DEFAULT_BOOK_DEPTH, 1, 999), self.book_depth.to_string()),
             (
                 OptionSpec::combo(BOOK_CHOICE, Choice::default().name(), &Choice::NAMES),
@@ -160,6 +165,7 @@ impl HostOptions {
             BOOK_DEPTH => self.book_depth = number()? as u32,
             USE_BOOK => self.use_book = text == "1",
             BOOK_FILE => self.book_file = text.to_owned(),
+            VARIANT_FILE => self.variant_file = text.to_owned(),
             BOOK_CHOICE => self.book_choice = Choice::from_name(text).unwrap_or_default(),
             LOG_FILES => self.log_files = number()? as u32,
             DRAW_OFFERS => self.draw_offers = text == "1",

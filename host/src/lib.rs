@@ -33,3 +33,4 @@ pub mod search;
 pub mod settings;
 pub mod signals;
 pub mod tablebases;
+pub mod variant_files;

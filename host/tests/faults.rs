@@ -192,7 +192,7 @@ fn rescan_picks_up_new_and_changed_files() {
         lines
             .iter()
             .any(|l| l
-                == "feature option=\"Evaluation -combo *pesto /// material /// nnue /// panicky /// xiangqi-pst\""),
+                == "feature option=\"Evaluation -combo *pesto /// fairy /// material /// nnue /// panicky /// xiangqi-pst\""),
         "{}",
         lines.join("\n")
     );
@@ -207,7 +207,7 @@ fn rescan_picks_up_new_and_changed_files() {
         lines.join("\n")
     );
     assert!(
-        lines.iter().any(|l| l == "feature option=\"Evaluation -combo *pesto /// material /// nnue /// xiangqi-pst\""),
+        lines.iter().any(|l| l == "feature option=\"Evaluation -combo *pesto /// fairy /// material /// nnue /// xiangqi-pst\""),
         "{}",
         lines.join("\n")
     );
@@ -234,7 +234,7 @@ fn the_plugin_folder_option_adds_a_folder() {
         lines
             .iter()
             .any(|l| l
-                == "feature option=\"Evaluation -combo *pesto /// material /// nnue /// panicky /// xiangqi-pst\""),
+                == "feature option=\"Evaluation -combo *pesto /// fairy /// material /// nnue /// panicky /// xiangqi-pst\""),
         "{}",
         lines.join("\n")
     );

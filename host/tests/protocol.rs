@@ -28,7 +28,7 @@ fn handshake_announces_features_and_options() {
     }
     for option in [
         "feature option=\"Search -combo *alphabeta /// example\"",
-        "feature option=\"Evaluation -combo *pesto /// material /// nnue /// xiangqi-pst\"",
+        "feature option=\"Evaluation -combo *pesto /// fairy /// material /// nnue /// xiangqi-pst\"",
         "feature option=\"Rescan plugins -button\"",
         "feature option=\"Null move pruning -check 1\"",
         "feature option=\"Tempo -spin 10 0 100\"",
@@ -190,7 +190,7 @@ fn choosing_another_evaluation_mid_analysis_changes_the_scores() {
     assert!(
         readvertised
             .iter()
-            .any(|l| l == "feature option=\"Evaluation -combo pesto /// *material /// nnue /// xiangqi-pst\""),
+            .any(|l| l == "feature option=\"Evaluation -combo pesto /// fairy /// *material /// nnue /// xiangqi-pst\""),
         "{}",
         readvertised.join("\n")
     );
@@ -409,7 +409,7 @@ fn saved_and_restarted(options: &[impl AsRef<str>]) -> (Engine, Vec<String>) {
 fn saved_settings_come_back_and_reset_restores_defaults() {
     let (mut engine, features) = saved_and_restarted(&["option Evaluation=material", "option Move overhead=77"]);
     for wanted in [
-        "feature option=\"Evaluation -combo pesto /// *material /// nnue /// xiangqi-pst\"",
+        "feature option=\"Evaluation -combo pesto /// fairy /// *material /// nnue /// xiangqi-pst\"",
         "feature option=\"Move overhead -spin 77 0 5000\"",
     ] {
         assert!(features.iter().any(|l| l == wanted), "{wanted} not restored: {features:?}");
@@ -418,7 +418,7 @@ fn saved_settings_come_back_and_reset_restores_defaults() {
     let lines = engine.sync(2);
     for wanted in [
         "feature done=0",
-        "feature option=\"Evaluation -combo *pesto /// material /// nnue /// xiangqi-pst\"",
+        "feature option=\"Evaluation -combo *pesto /// fairy /// material /// nnue /// xiangqi-pst\"",
         "feature option=\"Move overhead -spin 50 0 5000\"",
         "feature done=1",
     ] {
@@ -460,7 +460,7 @@ fn a_plugin_found_only_through_the_plugin_folder_is_restored_and_a_lost_one_told
     assert!(
         features
             .iter()
-            .any(|l| l.contains("Evaluation -combo pesto /// material /// nnue /// *panicky /// xiangqi-pst")),
+            .any(|l| l.contains("Evaluation -combo pesto /// fairy /// material /// nnue /// *panicky /// xiangqi-pst")),
         "{features:?}"
     );
     let said = engine.sync(2);
@@ -472,7 +472,7 @@ fn a_plugin_found_only_through_the_plugin_folder_is_restored_and_a_lost_one_told
     let mut engine = Engine::start_at_home(home, None, &[]);
     let features = engine.handshake();
     assert!(
-        features.iter().any(|l| l.contains("Evaluation -combo *pesto /// material /// nnue /// xiangqi-pst")),
+        features.iter().any(|l| l.contains("Evaluation -combo *pesto /// fairy /// material /// nnue /// xiangqi-pst")),
         "{features:?}"
     );
     let said = engine.sync(3);

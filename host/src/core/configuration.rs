@@ -25,6 +25,8 @@ const SETTINGS_PATIENCE: std::time::Duration = std::time::Duration::from_secs(2)
 /// takes in the findings when they arrive (a library whose load-time code hangs
 /// holds its examination for [`crate::plugins::examine::PATIENCE`]).
 const SCAN_PATIENCE: std::time::Duration = std::time::Duration::from_secs(1);
+/// How long reading a variant definition file may hold the GUI's answer.
+const VARIANT_FILE_PATIENCE: std::time::Duration = std::time::Duration::from_millis(200);
 
 impl Core {
     /// `egtpath KIND PATHS`: tablebases of a kind the engine reads, in place of the ones before.
@@ -128,6 +130,9 @@ impl Core {
                 if name == host_options::BOOK_FILE {
                     self.open_book();
                 }
+                if name == host_options::VARIANT_FILE {
+                    self.read_variant_file();
+                }
             }
             Changed::Plugins(change @ (OptionChange::Value(_) | OptionChange::Selection(_))) => {
                 if let OptionChange::Selection(kind) = change {
@@ -220,6 +225,40 @@ impl Core {
                 self.debug(format!("logging to {location}"));
             }
             Err(why) => self.note(Note::TellError(format!("The log stays where it was: {why}"))),
+        }
+    }
+
+    /// Reads the definitions the `Variant file` option names, off this thread.
+    fn read_variant_file(&mut self) {
+        let path = self.options.host.variant_file.trim().to_owned();
+        if path.is_empty() {
+            return;
+        }
+        let reading = path.clone();
+        let work = move || crate::variant_files::load(std::path::Path::new(&reading));
+        match files::off_thread("variant-file", VARIANT_FILE_PATIENCE, work) {
+            Ok(result) => self.variant_file_read(&path, result),
+            Err(later) => {
+                self.debug(format!("{path} is still being read; its variants are offered once it has been"));
+                self.forward_when_done("variant-file-wait", later, move |result| Event::VariantFileRead {
+                    path,
+                    result,
+                });
+            }
+        }
+    }
+
+    pub(super) fn variant_file_read(&mut self, path: &str, result: Result<Vec<String>, String>) {
+        match result {
+            Ok(names) => {
+                tracing::info!(%path, ?names, "variant definitions read");
+                self.note(Note::Tell(format!("Variants added from {path}: {}", names.join(", "))));
+                self.note(Note::VariantsChanged);
+            }
+            Err(why) => {
+                tracing::warn!(%why, "variant definitions refused");
+                self.note(Note::TellError(format!("Variant definitions refused: {why}")));
+            }
         }
     }
 

@@ -214,6 +214,7 @@ impl Core {
             Event::Overdue { job } => self.on_overdue(job),
             Event::Hung { job } => self.on_hung(job),
             Event::BookOpened { generation, result } => self.book_opened(generation, result),
+            Event::VariantFileRead { path, result } => self.variant_file_read(&path, result),
             Event::TablesLoaded { generation, paths, loaded } => {
                 if let Some((tables, problems)) = loaded.0.lock().ok().and_then(|mut slot| slot.take()) {
                     self.tables_opened(generation, &paths, tables, &problems);

@@ -49,6 +49,9 @@ pub enum Note {
     OptionsChanged {
         purged: bool,
     },
+    /// The variants that can be played changed (a definition file was read):
+    /// the GUI should hear the list again.
+    VariantsChanged,
     /// A variant the GUI cannot know starts here (pieces and rules standard).
     VariantStart {
         fen: String,

@@ -381,6 +381,8 @@ impl Session {
             // Words for a chess server: there is none under cxboard.
             Note::Talk(talk) => return tracing::info!(?talk, "no chess server to tell"),
             Note::VariantStart { fen } => Reply::Text(format!("the game starts from {fen}")),
+            // cxboard plays xiangqi alone: other variants are no news to its GUI.
+            Note::VariantsChanged => return,
             Note::MoveSearchOver => {
                 for _ in 0..std::mem::take(&mut self.pending_ready) {
                     self.reply(Reply::ReadyOk);

@@ -7,6 +7,7 @@ pub mod options;
 pub mod render;
 pub mod reply;
 pub mod session;
+pub mod xboard_variants;
 
 pub use command::{Command, CommandError};
 pub use reply::Reply;

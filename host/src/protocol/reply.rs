@@ -40,6 +40,8 @@ pub enum Reply {
     Highlight(String),
     /// `setup (PIECETOCHAR) WxH+S_PARENT FEN`: the start of an engine-defined variant.
     Setup(String),
+    /// `piece ID BETZA`: how a piece of an engine-defined variant moves.
+    Piece(String),
     Resign,
     /// A command for the chess server, in Zippy mode.
     TellIcs(String),
@@ -131,6 +133,7 @@ impl fmt::Display for Reply {
             Reply::OfferDraw => f.write_str("offer draw"),
             Reply::Highlight(colors) => write!(f, "highlight {}", OneLine(colors)),
             Reply::Setup(text) => write!(f, "setup {}", OneLine(text)),
+            Reply::Piece(text) => write!(f, "piece {}", OneLine(text)),
             Reply::Resign => f.write_str("resign"),
             Reply::TellIcs(text) => write!(f, "tellics {}", OneLine(text)),
             Reply::TellIcsNoAlias(text) => write!(f, "tellicsnoalias {}", OneLine(text)),

@@ -15,16 +15,19 @@ fn handshake_lists_features_then_options_then_done() {
         "feature myname=\"Plugboard 0.1.0\" ping=1 setboard=1 usermove=1 playother=1 san=0 time=1 draw=1 \
          sigint=0 sigterm=1 reuse=1 analyze=1 colors=0 name=1 ics=1 nps=1 memory=1 smp=1 debug=1 \
          pause=1 exclude=1 setscore=1 highlight=1 egt=\"syzygy\" \
-         variants=\"normal,fischerandom,atomic,suicide,giveaway,kingofthehill,3check,crazyhouse,racingkings,horde,xiangqi,bughouse\""
+         variants=\"normal,fischerandom,atomic,suicide,giveaway,kingofthehill,3check,crazyhouse,racingkings,horde,xiangqi,\
+         nocastle,wildcastle,losers,twokings,knightmate,berolina,cylinder,shatranj,courier,makruk,asean,\
+         capablanca,gothic,caparandom,janus,grand,bughouse\""
     );
     assert_eq!(
-        lines[2..24],
+        lines[2..25],
         [
             "feature option=\"Move overhead -spin 50 0 5000\"",
             "feature option=\"MultiPV -spin 1 1 64\"",
             "feature option=\"Threads -spin 1 1 256\"",
             "feature option=\"Book file -file \"",
             "feature option=\"Use book -check 1\"",
+            "feature option=\"Variant file -file \"",
             "feature option=\"Book depth -spin 256 1 999\"",
             "feature option=\"Book choice -combo *weighted random /// best\"",
             "feature option=\"Contempt -spin 50 -1000 1000\"",
@@ -41,13 +44,13 @@ fn handshake_lists_features_then_options_then_done() {
             "feature option=\"Reset settings -reset\"",
             "feature option=\"Configure -string \"",
             "feature option=\"Search -combo *alphabeta /// patient /// probe /// scripted\"",
-            "feature option=\"Evaluation -combo *pesto /// nnue /// xiangqi-pst\"",
+            "feature option=\"Evaluation -combo *pesto /// fairy /// nnue /// xiangqi-pst\"",
         ]
     );
-    assert_eq!(lines[24], "feature option=\"Rescan plugins -button\"");
-    assert!(lines[25].starts_with("feature option=\"Plugin folder -path "));
+    assert_eq!(lines[25], "feature option=\"Rescan plugins -button\"");
+    assert!(lines[26].starts_with("feature option=\"Plugin folder -path "));
     assert_eq!(
-        lines[26..],
+        lines[27..],
         ["feature option=\"Null move pruning -check 1\"", "feature option=\"Tempo -spin 10 0 100\"", "feature done=1",]
     );
 }
@@ -92,6 +95,7 @@ fn debug_lines_wait_for_the_feature_to_be_accepted() {
             "# evaluation plugin pesto 0.1.0 from (built in)",
             "# evaluation plugin nnue 0.1.0 from (built in)",
             "# evaluation plugin xiangqi-pst 0.1.0 from (built in)",
+            "# evaluation plugin fairy 0.1.0 from (built in)",
             "# search plugin scripted 1.0 from (built in)",
             "# search plugin patient 1.0 from (built in)",
             "# search plugin probe 1.0 from (built in)",

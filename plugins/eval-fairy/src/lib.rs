@@ -111,7 +111,7 @@ impl FairyEval {
                             .unwrap_or(ranks - 1);
                         let to_go = f64::from(zone.saturating_sub(rank));
                         let centre = f64::from(files) / 2.0 - (f64::from(file) + 0.5 - f64::from(files) / 2.0).abs();
-                        bonus = 60.0 / (1.0 + to_go) + centre * 2.0;
+                        bonus = 120.0 / (1.0 + to_go) + centre * 2.0;
                     }
                     if piece.royal {
                         // Home while the board is full: scaled by material at evaluation.

@@ -167,11 +167,18 @@ impl Session {
                 }
             }
             Command::New => core.new_game(),
-            Command::Variant(name) => {
-                if let Err(refusal) = core.set_variant(name) {
-                    self.refuse(line, refusal);
+            Command::Variant(name) => match core.set_variant(name) {
+                Err(refusal) => self.refuse(line, refusal),
+                // xboard learns a variant it does not know from the engine.
+                Ok(()) => {
+                    if let Some(variant) = core.game().definition().cloned() {
+                        if !super::xboard_variants::knows(&variant.name) {
+                            self.out.push(Reply::Setup(super::xboard_variants::setup(&variant)));
+                        }
+                        self.out.extend(super::xboard_variants::pieces(&variant).into_iter().map(Reply::Piece));
+                    }
                 }
-            }
+            },
             Command::Quit => core.quit(),
             Command::Random => core.toggle_random(),
             Command::Force => core.force(),
@@ -410,6 +417,15 @@ impl Session {
                     self.advertised.clear();
                 }
                 return self.readvertise_options();
+            }
+            Note::VariantsChanged => {
+                let variants = features::announcement(ENGINE_NAME, &self.core.variants().join(","));
+                match variants.into_iter().find(|feature| feature.contains("variants=")) {
+                    Some(feature) => Reply::Feature(
+                        feature.split_whitespace().find(|word| word.starts_with("variants=")).unwrap_or("").to_owned(),
+                    ),
+                    None => return,
+                }
             }
             // Standard pieces on a standard board; "fairy" leaves the rules to us.
             Note::VariantStart { fen } => Reply::Setup(format!("(PNBRQKpnbrqk) 8x8+0_fairy {fen}")),

@@ -36,6 +36,15 @@ impl Session {
         self.out = said_before;
     }
 
+    /// Reads the user's variant definition files (the data folder's, and
+    /// `PLUGBOARD_VARIANT_PATH`'s); what was refused is told once the GUI listens.
+    pub fn load_variant_files(&mut self) {
+        for problem in crate::variant_files::load_startup() {
+            eprintln!("plugboard: variant definitions refused: {problem}");
+            self.startup_notes.push(Reply::TellUserError(format!("Variant definitions refused: {problem}")));
+        }
+    }
+
     /// Lets the `Log folder` and `Log files` options move the log.
     pub fn use_logging(&mut self, logging: Logging, kept_files: usize) {
         self.core.use_logging(logging, kept_files);

@@ -1,0 +1,140 @@
+//! What xboard must be told of a variant defined as data. A variant it knows
+//! by name (common.h's VARIANT_NAMES in xboard 4.9.1) it referees by its own
+//! rules; any other is announced in answer to `variant NAME` with
+//! `setup (PIECETOCHAR) WxH+S_PARENT FEN`, which of xboard's piece images each
+//! letter takes, the board, the holdings and the variant whose rules it
+//! inherits, and a `piece` line in Betza notation for every piece whose moves
+//! xboard cannot know, so that it draws, checks and referees the game.
+
+use plugboard_variants::Variant;
+
+/// The variants xboard 4.9.1 knows by name.
+const KNOWN_TO_XBOARD: [&str; 37] = [
+    "normal",
+    "wildcastle",
+    "nocastle",
+    "fischerandom",
+    "bughouse",
+    "crazyhouse",
+    "losers",
+    "suicide",
+    "giveaway",
+    "twokings",
+    "kriegspiel",
+    "atomic",
+    "3check",
+    "xiangqi",
+    "shogi",
+    "capablanca",
+    "gothic",
+    "falcon",
+    "shatranj",
+    "courier",
+    "knightmate",
+    "berolina",
+    "janus",
+    "caparandom",
+    "cylinder",
+    "super",
+    "great",
+    "fairy",
+    "makruk",
+    "asean",
+    "seirawan",
+    "grand",
+    "spartan",
+    "twilight",
+    "lion",
+    "elven",
+    "chu",
+];
+
+/// xboard's piece images in its own order, with the letter it gives each by
+/// default: the king is always the last of a side's table.
+const SLOTS: [char; 21] =
+    ['P', 'N', 'B', 'R', 'Q', 'F', 'E', 'A', 'C', 'W', 'M', 'O', 'H', 'I', 'J', 'G', 'D', 'V', 'L', 'S', 'U'];
+
+/// The image for a predefined piece type of the definition format.
+fn slot_of_type(name: &str) -> Option<usize> {
+    Some(match name {
+        "pawn" | "shogiPawn" => 0,
+        "knight" => 1,
+        "bishop" => 2,
+        "rook" => 3,
+        "queen" => 4,
+        "fers" | "met" => 5,
+        "alfil" => 6,
+        "archbishop" => 7,
+        "chancellor" => 8,
+        "wazir" => 9,
+        "commoner" => 10,
+        "cannon" | "janggiCannon" => 11,
+        "bers" => 14,
+        "silver" | "khon" => 16,
+        "lance" => 18,
+        "centaur" => 20,
+        _ => return None,
+    })
+}
+
+/// Whether xboard plays `name` by rules of its own.
+#[must_use]
+pub fn knows(name: &str) -> bool {
+    KNOWN_TO_XBOARD.contains(&name)
+}
+
+/// The `setup` line's arguments, `(PIECETOCHAR) WxH+S_PARENT FEN`, for a
+/// variant xboard does not know.
+#[must_use]
+pub fn setup(variant: &Variant) -> String {
+    // A table inherited from a parent with other pieces would hide this variant's.
+    let covers = |table: &String| variant.kinds.iter().all(|kind| table.contains(kind.letter.to_ascii_uppercase()));
+    let table = variant.piece_to_char_table.clone().filter(covers).unwrap_or_else(|| piece_to_char(variant));
+    let parent = variant.template.as_deref().unwrap_or("fairy");
+    let holdings = if variant.has_hands() { variant.pocket_size } else { 0 };
+    format!("({table}) {}x{}+{holdings}_{parent} {}", variant.files, variant.ranks, variant.start_fen)
+}
+
+/// Which of xboard's images each kind takes: its own where the definition
+/// names a known type, the image whose default letter is the kind's letter,
+/// else the first image left; the king last.
+fn piece_to_char(variant: &Variant) -> String {
+    let mut slots: Vec<Option<char>> = vec![None; SLOTS.len()];
+    let mut king = None;
+    let mut unplaced = Vec::new();
+    for kind in &variant.kinds {
+        let letter = kind.letter.to_ascii_uppercase();
+        if kind.name == "king" {
+            king = Some(letter);
+        } else if let Some(slot) = slot_of_type(&kind.name).filter(|&slot| slots[slot].is_none()) {
+            slots[slot] = Some(letter);
+        } else {
+            unplaced.push(letter);
+        }
+    }
+    for letter in unplaced {
+        let by_letter = SLOTS.iter().position(|&default| default == letter).filter(|&slot| slots[slot].is_none());
+        if let Some(slot) = by_letter.or_else(|| slots.iter().skip(5).position(Option::is_none).map(|free| free + 5)) {
+            slots[slot] = Some(letter);
+        }
+    }
+    let used = slots.iter().rposition(Option::is_some).map_or(0, |last| last + 1);
+    let white: String =
+        slots[..used].iter().map(|slot| slot.unwrap_or('.')).chain(std::iter::once(king.unwrap_or('.'))).collect();
+    let black = white.to_ascii_lowercase();
+    format!("{white}{black}")
+}
+
+/// `piece` lines, `LETTER& BETZA`, for the pieces of a variant xboard does not
+/// know, and for those of a variant it knows whose moves it does not (a piece
+/// that wraps round the board, as in cylinder).
+#[must_use]
+pub fn pieces(variant: &Variant) -> Vec<String> {
+    let known = knows(&variant.name);
+    variant
+        .kinds
+        .iter()
+        .filter(|kind| !known || kind.betza.contains('o'))
+        .map(|kind| format!("{}& {}", kind.letter.to_ascii_uppercase(), kind.betza))
+        .collect()
+}

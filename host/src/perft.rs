@@ -21,6 +21,9 @@ pub fn run(variant: &str, depth: u32, fen: Option<&str>) -> ExitCode {
             position.map(|position| count(|| position.perft(depth)))
         }
         name => {
+            for problem in crate::variant_files::load_startup() {
+                eprintln!("perft: variant definitions refused: {problem}");
+            }
             let Some(rules) = crate::game::defined::variant(name) else {
                 let mut known = vec!["normal".to_string(), "xiangqi".to_string()];
                 known.extend(crate::game::defined::names());

@@ -6,7 +6,7 @@
 //! inherits, and a `piece` line in Betza notation for every piece whose moves
 //! xboard cannot know, so that it draws, checks and referees the game.
 
-use plugboard_variants::Variant;
+use plugboard_variants::{Variant, definition::pieces::predefined_moves};
 
 /// The variants xboard 4.9.1 knows by name.
 const KNOWN_TO_XBOARD: [&str; 37] = [
@@ -125,16 +125,26 @@ fn piece_to_char(variant: &Variant) -> String {
     format!("{white}{black}")
 }
 
+/// Whether the definition gives `kind` moves other than its type's usual ones
+/// (a custom piece, or `king = k:oK`); a pawn's double step is its usual.
+fn own_moves(kind: &plugboard_variants::Kind) -> bool {
+    match predefined_moves(&kind.name) {
+        Some(usual) => kind.betza != usual && kind.betza.strip_suffix("ifmnD") != Some(usual),
+        None => true,
+    }
+}
+
 /// `piece` lines, `LETTER& BETZA`, for the pieces of a variant xboard does not
-/// know, and for those of a variant it knows whose moves it does not (a piece
-/// that wraps round the board, as in cylinder).
+/// know, and for the pieces of a variant it knows that the definition gives
+/// moves of its own (cylinder's wrapping pieces, berolina's pawn: xboard takes
+/// such lines in the variants whose rules it lacks, and ignores the others).
 #[must_use]
 pub fn pieces(variant: &Variant) -> Vec<String> {
     let known = knows(&variant.name);
     variant
         .kinds
         .iter()
-        .filter(|kind| !known || kind.betza.contains('o'))
+        .filter(|kind| !known || own_moves(kind))
         .map(|kind| format!("{}& {}", kind.letter.to_ascii_uppercase(), kind.betza))
         .collect()
 }

@@ -2,9 +2,10 @@
 //! board of the game being played (chess pieces on 8×8, xiangqi's on 9×10).
 
 mod chess;
+mod defined;
 mod xiangqi;
 
-use self::{chess::ChessEdit, xiangqi::XiangqiEdit};
+use self::{chess::ChessEdit, defined::DefinedEdit, xiangqi::XiangqiEdit};
 use crate::game::{EditedPosition, Game};
 
 /// A position being set up.
@@ -12,6 +13,7 @@ use crate::game::{EditedPosition, Game};
 pub enum Edit {
     Chess(ChessEdit),
     Xiangqi(XiangqiEdit),
+    Defined(DefinedEdit),
 }
 
 /// What one line of edit mode did.
@@ -41,6 +43,9 @@ impl Edit {
         if let Some(board) = game.chess_board() {
             return Some(Edit::Chess(ChessEdit::start(board, game.turn())));
         }
+        if let Some(position) = game.defined_position() {
+            return Some(Edit::Defined(DefinedEdit::start(position)));
+        }
         game.xiangqi_position().map(|position| Edit::Xiangqi(XiangqiEdit::start(position)))
     }
 
@@ -48,6 +53,7 @@ impl Edit {
         match self {
             Edit::Chess(edit) => edit.line(line).map(EditedPosition::Chess),
             Edit::Xiangqi(edit) => edit.line(line).map(EditedPosition::Xiangqi),
+            Edit::Defined(edit) => edit.line(line).map(EditedPosition::Defined),
         }
     }
 }

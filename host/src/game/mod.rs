@@ -67,6 +67,7 @@ impl From<DefinedGame> for Game {
 pub enum EditedPosition {
     Chess(shakmaty::Chess),
     Xiangqi(plugboard_xiangqi::Position),
+    Defined(plugboard_variants::Position),
 }
 
 /// A position as the plugin API hands it to a search: an 8×8 [`api::Position`]
@@ -123,6 +124,11 @@ impl Game {
             (Rules::Xiangqi(_), EditedPosition::Xiangqi(position)) => {
                 Ok(XiangqiGame::from_start(position.clone()).into())
             }
+            (Rules::Defined(game), EditedPosition::Defined(position))
+                if std::sync::Arc::ptr_eq(game.variant(), position.variant()) =>
+            {
+                Ok(DefinedGame::from_start(position.clone()).into())
+            }
             _ => Err("the board set up is not this game's".into()),
         }
     }
@@ -132,6 +138,14 @@ impl Game {
         match &self.rules {
             Rules::Xiangqi(game) => Some(game.position()),
             Rules::Chess(_) | Rules::Defined(_) => None,
+        }
+    }
+
+    /// The position of a variant defined as data, for `edit`.
+    pub fn defined_position(&self) -> Option<&plugboard_variants::Position> {
+        match &self.rules {
+            Rules::Defined(game) => Some(game.position()),
+            Rules::Chess(_) | Rules::Xiangqi(_) => None,
         }
     }
 

@@ -74,6 +74,7 @@ impl Engine {
             .env_remove("XDG_CACHE_HOME")
             .env("XDG_DATA_HOME", home.path().join("data"))
             .env_remove("PLUGBOARD_PLUGIN_PATH")
+            .env_remove("PLUGBOARD_VARIANT_PATH")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null());

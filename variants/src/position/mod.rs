@@ -69,6 +69,23 @@ pub struct Position {
     piece_key: u64,
 }
 
+/// Positions are equal when they are of the same variant and everything a
+/// move depends on is the same: pieces, hands, turn, rights and counters.
+impl PartialEq for Position {
+    fn eq(&self, other: &Position) -> bool {
+        self.variant.name == other.variant.name
+            && self.board == other.board
+            && self.hands == other.hands
+            && self.turn == other.turn
+            && self.castling == other.castling
+            && self.en_passant == other.en_passant
+            && self.halfmoves == other.halfmoves
+            && self.fullmoves == other.fullmoves
+    }
+}
+
+impl Eq for Position {}
+
 /// What [`Position::undo_null`] needs.
 #[derive(Clone, Copy, Debug)]
 pub struct NullUndo {

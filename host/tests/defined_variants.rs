@@ -1,0 +1,235 @@
+//! Variants defined as data through the engine's stdin and stdout, with the real
+//! plugins: each built-in one played by the engine against itself with every move
+//! checked against the shared rules, setboard in the forms xboard sends, moves,
+//! promotions, castling and refusals, results by each variant's own rules, a
+//! user's definition announced, set up for xboard and played, faulty definitions
+//! refused with their file and line, `edit`, and `plugboard perft --variant`.
+
+mod common;
+
+use std::process::Command;
+
+use common::Engine;
+use plugboard_variants::{Catalog, Position};
+
+fn is_result(line: &str) -> bool {
+    ["1-0", "0-1", "1/2-1/2"].iter().any(|r| line.starts_with(r))
+}
+
+/// What the engine said before `pong n`, its `#` diagnostics left out.
+fn said(engine: &mut Engine, n: u32) -> Vec<String> {
+    engine.sync(n).into_iter().filter(|line| !line.starts_with('#')).collect()
+}
+
+fn engine_in(variant: &str) -> Engine {
+    let mut engine = Engine::start(None);
+    let features = engine.handshake().join("\n");
+    assert!(features.contains(&format!(",{variant},")), "{variant} not announced: {features}");
+    engine.send("new");
+    engine.send(&format!("variant {variant}"));
+    engine
+}
+
+#[test]
+fn every_built_in_variant_is_played_legally_and_its_claims_are_the_rules() {
+    let catalog = Catalog::builtin();
+    for name in catalog.names() {
+        let mut engine = engine_in(name);
+        engine.send("sd 2");
+        engine.send("force");
+        let mut position = Position::start(catalog.get(name).unwrap().clone()).unwrap();
+        for ply in 0..40 {
+            engine.send("go");
+            let lines = engine.read_until(|l| l.starts_with("move ") || is_result(l) || l.starts_with("Error"));
+            let last = lines.last().unwrap().clone();
+            let Some(text) = last.strip_prefix("move ") else {
+                assert!(is_result(&last), "{name}: {last}");
+                assert!(
+                    position.outcome().is_some(),
+                    "{name}: claimed {last} in a game that goes on: {}",
+                    position.fen()
+                );
+                break;
+            };
+            engine.send("force");
+            let m =
+                position.parse_move(text).unwrap_or_else(|why| panic!("{name}: {text} is {why} in {}", position.fen()));
+            position.play(m);
+            let after = said(&mut engine, ply + 1);
+            if let Some(claim) = after.iter().find(|l| is_result(l)) {
+                let outcome = position.outcome().unwrap_or_else(|| panic!("{name}: {claim} in {}", position.fen()));
+                let expected = match outcome.winner {
+                    Some(0) => "1-0",
+                    Some(_) => "0-1",
+                    None => "1/2-1/2",
+                };
+                assert!(claim.starts_with(expected), "{name}: {claim}, the rules say {expected}");
+                break;
+            }
+        }
+        engine.send("quit");
+    }
+}
+
+#[test]
+fn positions_moves_promotions_and_refusals_read_as_xboard_writes_them() {
+    let mut engine = engine_in("capablanca");
+    engine.send("force");
+    // Capablanca: promotion to the archbishop and the chancellor, and none left out.
+    engine.send("setboard 4k5/1P8/10/10/10/10/10/4K5 w - - 0 1");
+    engine.send("usermove b7b8");
+    engine.send("usermove b7b8c");
+    engine.send("usermove k1k2");
+    let lines = said(&mut engine, 1);
+    assert_eq!(lines, ["Illegal move (not legal in this position): b7b8", "Illegal move (not a move): k1k2"]);
+    // Castling three files, as xboard writes the king's move.
+    engine.send("setboard r4k3r/10/10/10/10/10/10/R4K3R w KQkq - 0 1");
+    engine.send("usermove f1i1");
+    engine.send("usermove f8c8");
+    assert_eq!(said(&mut engine, 2), Vec::<String>::new());
+    // A FEN of another board is refused, and moves with it until the next position.
+    engine.send("setboard rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    engine.send("usermove e2e4");
+    let lines = said(&mut engine, 3);
+    assert!(lines[0].starts_with("tellusererror Illegal position"), "{lines:?}");
+    assert!(lines[1].starts_with("Illegal move"), "{lines:?}");
+    engine.send("quit");
+
+    // Grand chess: ten ranks, counted from 0 as CECP says, so the pawns start on rank 2.
+    let mut grand = engine_in("grand");
+    grand.send("force");
+    grand.send("usermove e2e4");
+    grand.send("usermove e7e5");
+    grand.send("usermove e1e3");
+    assert_eq!(said(&mut grand, 1), ["Illegal move (not legal in this position): e1e3"]);
+    grand.send("quit");
+
+    // xboard's nocastle FEN has no castling field; caparandom's uses Shredder letters.
+    let mut nocastle = engine_in("nocastle");
+    nocastle.send("force");
+    nocastle.send("setboard qnbkrbnr/pppppppp/8/8/8/8/PPPPPPPP/QNBKRBNR w - 0 1");
+    nocastle.send("usermove e2e4");
+    assert_eq!(said(&mut nocastle, 1), Vec::<String>::new());
+    nocastle.send("quit");
+    let mut crc = engine_in("caparandom");
+    crc.send("force");
+    crc.send("setboard crknrabbqn/pppppppppp/10/10/10/10/PPPPPPPPPP/CRKNRABBQN w EBeb - 0 1");
+    crc.send("usermove d1e3");
+    crc.send("usermove d8e6");
+    crc.send("usermove O-O-O");
+    assert_eq!(said(&mut crc, 1), Vec::<String>::new());
+    crc.send("quit");
+}
+
+#[test]
+fn each_variant_claims_its_own_results() {
+    // Losers: White gives away its last man and wins.
+    let mut losers = engine_in("losers");
+    losers.send("force");
+    losers.send("setboard 4k3/8/8/8/8/8/r7/R3K3 b - - 0 1");
+    losers.send("usermove a2a1");
+    let lines = said(&mut losers, 1);
+    assert!(lines.iter().any(|l| l.starts_with("1-0 {")), "{lines:?}");
+    losers.send("quit");
+    // Shatranj: the stalemated side loses.
+    let mut shatranj = engine_in("shatranj");
+    shatranj.send("force");
+    shatranj.send("setboard k7/p2N4/2K5/P7/8/8/8/8 w - - 0 1");
+    shatranj.send("usermove a5a6");
+    let lines = said(&mut shatranj, 1);
+    assert!(lines.iter().any(|l| l.starts_with("1-0 {") && l.contains("stalemated")), "{lines:?}");
+    shatranj.send("quit");
+}
+
+fn examples() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/variants")
+}
+
+#[test]
+fn a_users_definition_is_announced_set_up_for_xboard_and_played() {
+    let home = tempfile::tempdir().unwrap();
+    let path = examples();
+    let mut engine = Engine::start_with_env(home, None, &[], &[("PLUGBOARD_VARIANT_PATH", path.as_os_str())]);
+    let features = engine.handshake().join("\n");
+    assert!(features.contains(",amazonchess,") && features.contains(",bigchess,"), "{features}");
+    engine.send("new");
+    engine.send("variant bigchess");
+    let lines = said(&mut engine, 1);
+    assert_eq!(
+        lines[0],
+        "setup (PNBRQ..C.WKpnbrq..c.wk) 10x10+0_fairy \
+         rnbcqkwbnr/pppppppppp/10/10/10/10/10/10/PPPPPPPPPP/RNBCQKWBNR w KQkq - 0 1",
+        "{lines:?}"
+    );
+    assert!(lines.contains(&"piece W& CF".to_owned()), "the wizard's moves: {lines:?}");
+    // Ten ranks count from 0: the pawns stand on rank 1 and may step twice.
+    engine.send("force");
+    engine.send("usermove e1e3");
+    engine.send("usermove e8e6");
+    engine.send("usermove d0e2");
+    engine.send("go");
+    let reply = engine.expect_move();
+    assert!(!reply.is_empty());
+    engine.send("quit");
+}
+
+#[test]
+fn faulty_definitions_are_refused_with_their_file_and_line() {
+    let folder = tempfile::tempdir().unwrap();
+    let bad = folder.path().join("bad.ini");
+    std::fs::write(&bad, "[mine:chess]\nqueen = -\nwibble = 3\n").unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let mut engine = Engine::start_with_env(home, None, &[], &[("PLUGBOARD_VARIANT_PATH", bad.as_os_str())]);
+    let features = engine.handshake();
+    let told = said(&mut engine, 1);
+    assert!(
+        told.iter().any(|l| l.starts_with("tellusererror") && l.contains("bad.ini:3: unknown key 'wibble'")),
+        "{told:?}"
+    );
+    assert!(!features.join("\n").contains("mine"), "a refused file adds nothing");
+    // The option reads a file while the engine runs, and announces what it adds.
+    let good = folder.path().join("good.ini");
+    std::fs::write(&good, "[mine:chess]\nqueen = -\namazon = q\n").unwrap();
+    engine.send(&format!("option Variant file={}", bad.display()));
+    let told = said(&mut engine, 2);
+    assert!(told.iter().any(|l| l.contains("bad.ini:3")), "{told:?}");
+    engine.send(&format!("option Variant file={}", good.display()));
+    let told = said(&mut engine, 3);
+    assert!(told.iter().any(|l| l.starts_with("telluser Variants added") && l.contains("mine")), "{told:?}");
+    assert!(told.iter().any(|l| l.starts_with("feature variants=") && l.contains(",mine")), "{told:?}");
+    engine.send("variant mine");
+    let told = said(&mut engine, 4);
+    assert!(told.iter().any(|l| l.starts_with("setup (")), "{told:?}");
+    engine.send("quit");
+}
+
+#[test]
+fn edit_sets_up_a_board_of_the_variant() {
+    let mut engine = engine_in("shatranj");
+    engine.send("force");
+    for line in ["edit", "#", "Kd1", "Qe2", "c", "Kd8", "Pa7", "Bz9", "."] {
+        engine.send(line);
+    }
+    let lines = said(&mut engine, 1);
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(lines[0].starts_with("Error (bad parameter): Bz9"), "{lines:?}");
+    // The ferz (Q) steps diagonally; the alfil's letter is B.
+    engine.send("usermove e2f3");
+    engine.send("usermove d8d7");
+    assert_eq!(said(&mut engine, 2), Vec::<String>::new());
+    engine.send("quit");
+}
+
+#[test]
+fn perft_counts_every_variant_by_its_name() {
+    let run = |args: &[&str]| {
+        Command::new(common::binary()).args(args).env_remove("PLUGBOARD_VARIANT_PATH").output().unwrap()
+    };
+    let grand = run(&["perft", "--variant", "grand", "3"]);
+    assert!(String::from_utf8_lossy(&grand.stdout).starts_with("perft 3: 259514 nodes"), "{grand:?}");
+    let fen = run(&["perft", "--variant", "shatranj", "3", "rnbkqbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBKQBNR w - - 0 1"]);
+    assert!(String::from_utf8_lossy(&fen.stdout).starts_with("perft 3: 4176 nodes"), "{fen:?}");
+    let unknown = run(&["perft", "--variant", "nosuch", "1"]);
+    assert!(!unknown.status.success());
+    assert!(String::from_utf8_lossy(&unknown.stderr).contains("no variant called nosuch"), "{unknown:?}");
+}

@@ -416,11 +416,13 @@ impl Core {
             self.note(Note::OfferDraw);
         }
         let san = self.game().notation(m);
-        self.setup.play(m);
-        self.note(Note::Move(m));
+        // What is said of a move goes before it: a mating move ends the game on
+        // the server, and words after it are refused.
         let commentary = self.options.host.commentary;
         let talk = self.ics.commentary(commentary, summary.as_ref(), &san, note, now);
         self.out.extend(talk.into_iter().map(Note::Talk));
+        self.setup.play(m);
+        self.note(Note::Move(m));
         let over = self.claim_if_over();
         self.note(Note::MoveSearchOver);
         if !over {

@@ -68,12 +68,16 @@ pub fn stat01(status: &Status, game: &Game) -> Stat01 {
 
 /// Words for the chess server, as xboard's Zippy mode passes them on.
 pub fn talk(talk: Talk) -> Reply {
+    // xboard sends these lines to the server without the `$` that stops a
+    // lasker-lineage server from splitting a line into commands at each `;` (and
+    // `tellics` also through the user's aliases): no `;` may reach it. A command
+    // of ours goes as `tellicsnoalias`, which xboard sends with the `$`.
+    let plain = |text: String| text.replace(';', ",");
     match talk {
-        Talk::Command(text) => Reply::TellIcs(text),
-        Talk::CommandNoAlias(text) => Reply::TellIcsNoAlias(text),
-        Talk::All(text) => Reply::TellAll(text),
-        Talk::Others(text) => Reply::TellOthers(text),
-        Talk::Opponent(text) => Reply::TellOpponent(text),
+        Talk::Command(text) | Talk::CommandNoAlias(text) => Reply::TellIcsNoAlias(plain(text)),
+        Talk::All(text) => Reply::TellAll(plain(text)),
+        Talk::Others(text) => Reply::TellOthers(plain(text)),
+        Talk::Opponent(text) => Reply::TellOpponent(plain(text)),
     }
 }
 
@@ -89,4 +93,31 @@ pub fn refusal(line: &str, refusal: Refusal) -> Reply {
         Refusal::UnsupportedTables => ("unsupported tablebase type", line.to_owned()),
     };
     Reply::Error { kind, command }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nothing_said_on_a_server_carries_a_command_separator() {
+        let said = [
+            talk(Talk::Command("ptell Q mates here; quit".into())),
+            talk(Talk::CommandNoAlias("set 2 Search: evil; resign".into())),
+            talk(Talk::All("Mate in 1!; abort".into())),
+            talk(Talk::Others("d9 pv e4; e5".into())),
+            talk(Talk::Opponent("Hello; resign".into())),
+        ];
+        let lines: Vec<String> = said.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            lines,
+            [
+                "tellicsnoalias ptell Q mates here, quit",
+                "tellicsnoalias set 2 Search: evil, resign",
+                "tellall Mate in 1!, abort",
+                "tellothers d9 pv e4, e5",
+                "tellopponent Hello, resign",
+            ]
+        );
+    }
 }

@@ -43,9 +43,9 @@ pub enum Reply {
     /// `piece ID BETZA`: how a piece of an engine-defined variant moves.
     Piece(String),
     Resign,
-    /// A command for the chess server, in Zippy mode.
-    TellIcs(String),
-    /// A command for the chess server that its aliases must not rewrite.
+    /// A command for the chess server, in Zippy mode: `tellicsnoalias`, which
+    /// xboard sends with the `$` that keeps the server's aliases and its `;`
+    /// splitting away.
     TellIcsNoAlias(String),
     /// To the opponent and the spectators (the server's `kibitz`).
     TellAll(String),
@@ -135,7 +135,6 @@ impl fmt::Display for Reply {
             Reply::Setup(text) => write!(f, "setup {}", OneLine(text)),
             Reply::Piece(text) => write!(f, "piece {}", OneLine(text)),
             Reply::Resign => f.write_str("resign"),
-            Reply::TellIcs(text) => write!(f, "tellics {}", OneLine(text)),
             Reply::TellIcsNoAlias(text) => write!(f, "tellicsnoalias {}", OneLine(text)),
             Reply::TellAll(text) => write!(f, "tellall {}", OneLine(text)),
             Reply::TellOthers(text) => write!(f, "tellothers {}", OneLine(text)),

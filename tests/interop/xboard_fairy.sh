@@ -48,6 +48,8 @@ nocastle fairymax
 wildcastle sjaakii
 caparandom sjaakii
 grand sjaakii
+super fairymax
+great fairymax
 losers fairy-stockfish -testClaims false
 twokings self
 amazonchess self

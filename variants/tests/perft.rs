@@ -114,6 +114,9 @@ fn fourth_ply() {
         ("losers", 152_955),
         ("berolina", 882_717),
         ("nocastle", 197_281),
+        // Sjaak II's counts: the FIDE array with the exo-pieces held, and great shatranj.
+        ("super", 197_281),
+        ("great", 935_072),
     ];
     for (name, expected) in references {
         let mut position = Position::start(catalog.get(name).unwrap().clone()).unwrap();

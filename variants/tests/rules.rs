@@ -111,3 +111,22 @@ fn moves_are_written_as_cecp_writes_them() {
     assert_eq!(grand.parse_move("e2e4x"), Err("not a move"));
     assert_eq!(grand.parse_move("k1k2"), Err("not a move"));
 }
+
+#[test]
+fn promotion_takes_a_piece_from_the_holdings_and_captures_refill_them() {
+    // Super chess: only the amazon is held, so the pawn becomes an amazon or nothing else.
+    let mut game = position("super", "4k3/1P6/8/8/8/8/8/4K3[A] w - - 0 1");
+    let mut moves = Vec::new();
+    game.legal_moves(&mut moves);
+    let promotions: Vec<String> = moves.iter().filter(|m| m.from == 0x61).map(|&m| game.move_text(m)).collect();
+    assert_eq!(promotions, ["b7b8a"]);
+    play(&mut game, &["b7b8a"]);
+    assert!(game.fen().starts_with("1A2k3/8/8/8/8/8/8/4K3[-] b"), "{}", game.fen());
+    // With nothing held the pawn may still step onto the last rank, as xboard allows.
+    let mut empty = position("super", "4k3/1P6/8/8/8/8/8/4K3[-] w - - 0 1");
+    play(&mut empty, &["b7b8"]);
+    // A captured piece goes back to its owner's holdings, for its owner's promotions.
+    let mut capture = position("super", "4k3/8/8/8/8/8/r7/R3K3[-] b - - 0 1");
+    play(&mut capture, &["a2a1"]);
+    assert!(capture.fen().starts_with("4k3/8/8/8/8/8/8/r3K3[R] w"), "{}", capture.fen());
+}

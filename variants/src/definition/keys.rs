@@ -301,6 +301,8 @@ pub fn apply(rules: &mut Rules, key: &str, value: &str) -> Result<(), String> {
                 _ => return Err(format!("{key} = {value}: expected makruk, asean or none")),
             }
         }
+        // Plugboard's own: xboard's super and great keep captured pieces for promotion.
+        "holdingsPool" => rules.holdings_pool = boolean(key, value)?,
         // Plugboard's own: xboard's twokings has two kings, and only one is royal.
         "royalKing" => {
             rules.royal_rule = match value {

@@ -95,6 +95,9 @@ pub struct Variant {
     pub extinction: Option<Extinction>,
     pub counting: Counting,
     pub royal_rule: RoyalRule,
+    /// Captured pieces go to their owner's holdings; pawns promote only to a
+    /// piece held there, and stay pawns when none is.
+    pub holdings_pool: bool,
     /// The definition, its parents' sections first: read on its own by
     /// [`crate::Catalog::read_definition`], it gives this variant again.
     pub definition: String,
@@ -206,6 +209,7 @@ impl Variant {
             extinction,
             counting: rules.counting_rule,
             royal_rule: rules.royal_rule,
+            holdings_pool: rules.holdings_pool,
             kinds,
             definition,
         })
@@ -221,6 +225,6 @@ impl Variant {
     /// Whether pieces wait in hand (a holdings pool) in this variant.
     #[must_use]
     pub fn has_hands(&self) -> bool {
-        self.pocket_size > 0
+        self.pocket_size > 0 || self.holdings_pool
     }
 }

@@ -98,6 +98,9 @@ pub struct Rules {
     pub extinction_opponent_piece_count: u32,
     pub counting_rule: Counting,
     pub royal_rule: RoyalRule,
+    /// Plugboard's own: captured pieces go to their owner's holdings, and pawns
+    /// promote only to a piece held there (xboard's super and great).
+    pub holdings_pool: bool,
 }
 
 impl Default for Rules {
@@ -146,6 +149,7 @@ impl Default for Rules {
             extinction_opponent_piece_count: 0,
             counting_rule: Counting::None,
             royal_rule: RoyalRule::Every,
+            holdings_pool: false,
         }
     }
 }

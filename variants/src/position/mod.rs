@@ -48,6 +48,8 @@ pub struct Undo {
     en_passant: Option<(Square, Square)>,
     halfmoves: u32,
     hand_taken: Option<usize>,
+    /// The captured piece went to its owner's holdings.
+    captured_held: bool,
 }
 
 /// A position of a variant.
@@ -328,6 +330,7 @@ impl Position {
             en_passant: self.en_passant,
             halfmoves: self.halfmoves,
             hand_taken: None,
+            captured_held: false,
         };
         self.en_passant = None;
         let kind = kind_of(moving);
@@ -370,6 +373,10 @@ impl Position {
             self.drop_castling_rook(m.from);
         }
         self.drop_castling_rook(m.to);
+        if self.variant.holdings_pool && undo.captured != 0 && !self.variant.kinds[kind_of(undo.captured)].royal {
+            self.hands[usize::from(color_of(undo.captured))][kind_of(undo.captured)] += 1;
+            undo.captured_held = true;
+        }
         self.halfmoves = if irreversible { 0 } else { self.halfmoves + 1 };
         if us == 1 {
             self.fullmoves += 1;
@@ -411,6 +418,9 @@ impl Position {
         }
         if let Some(kind) = undo.hand_taken {
             self.hands[usize::from(us)][kind] += 1;
+        }
+        if undo.captured_held {
+            self.hands[usize::from(color_of(undo.captured))][kind_of(undo.captured)] -= 1;
         }
         self.put(m.from, undo.moved);
         self.castling = undo.castling;

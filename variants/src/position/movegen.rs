@@ -64,7 +64,9 @@ impl Position {
                 moves.push(Move { from, to, promotion: choice as u8 + 1, special });
             }
         }
-        let may_stay = !variant.mandatory_pawn_promotion
+        // From a holdings pool, a pawn with nothing to promote to stays a pawn (as xboard plays it).
+        let nothing_held = variant.holdings_pool && !moves.last().is_some_and(|m| m.from == from && m.to == to);
+        let may_stay = (!variant.mandatory_pawn_promotion || nothing_held)
             && (!variant.immobility_illegal || self.could_move_from(kind, to, self.turn));
         if may_stay {
             moves.push(Move { from, to, promotion: 0, special });

@@ -42,7 +42,8 @@ impl Position {
     #[must_use]
     pub fn immediate_end(&self) -> Option<Outcome> {
         let extinction = self.variant.extinction?;
-        let total = |color: u8, kind: usize| u32::from(self.count(color, kind)) + u32::from(self.in_hand(color, kind));
+        // Pieces in holdings are not on the board: a king with only those is bare.
+        let total = |color: u8, kind: usize| u32::from(self.count(color, kind));
         for color in [self.turn ^ 1, self.turn] {
             let claim = u32::from(extinction.claim && color == self.turn);
             // Every kind at once counts all the side's pieces together, as

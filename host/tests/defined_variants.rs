@@ -122,6 +122,26 @@ fn positions_moves_promotions_and_refusals_read_as_xboard_writes_them() {
 }
 
 #[test]
+fn the_size_prefix_names_a_variant_at_its_own_size_only() {
+    let mut engine = Engine::start(None);
+    engine.handshake();
+    engine.send("variant 10x8+0_capablanca");
+    engine.send("variant 12x8+0_capablanca");
+    engine.send("variant 10x8+8_great");
+    engine.send("variant 9x10+0_xiangqi");
+    engine.send("variant 7x7+0_nosuch");
+    let lines = said(&mut engine, 1);
+    let refused: Vec<&String> = lines.iter().filter(|l| l.starts_with("Error")).collect();
+    assert_eq!(
+        refused,
+        ["Error (unsupported variant): variant 12x8+0_capablanca", "Error (unsupported variant): variant 7x7+0_nosuch"]
+    );
+    // Great's own pieces are told to xboard, whichever way it was named.
+    assert!(lines.contains(&"piece W& WD".to_owned()), "{lines:?}");
+    engine.send("quit");
+}
+
+#[test]
 fn each_variant_claims_its_own_results() {
     // Losers: White gives away its last man and wins.
     let mut losers = engine_in("losers");

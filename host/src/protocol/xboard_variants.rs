@@ -77,6 +77,37 @@ fn slot_of_type(name: &str) -> Option<usize> {
     })
 }
 
+/// The board size and holdings xboard gives a variant by default, as the
+/// `WxH+S` of its size prefix: (files, ranks, holdings).
+fn default_size(name: &str) -> Option<(u8, u8, u8)> {
+    if let Some(variant) = crate::game::defined::variant(name) {
+        // xboard gives super and great eight holdings squares.
+        let holdings = match (variant.pocket_size, variant.has_hands()) {
+            (0, true) => 8,
+            (size, _) => size,
+        };
+        return Some((variant.files, variant.ranks, holdings));
+    }
+    Some(match name {
+        "xiangqi" => (9, 10, 0),
+        "crazyhouse" | "bughouse" => (8, 8, 5),
+        _ if crate::game::knows_variant(name) => (8, 8, 0),
+        _ => return None,
+    })
+}
+
+/// The variant a `variant` command names: `NAME`, or `WxH+S_NAME` (xboard's
+/// form for a size the user set) when that is the variant's own size; `None`
+/// for a size the engine cannot play.
+#[must_use]
+pub fn unprefixed(name: &str) -> Option<&str> {
+    let Some((size, rest)) = name.split_once('_') else { return Some(name) };
+    let (board, holdings) = size.split_once('+')?;
+    let (files, ranks) = board.split_once('x')?;
+    let wanted = (files.parse().ok()?, ranks.parse().ok()?, holdings.parse().ok()?);
+    (default_size(rest) == Some(wanted)).then_some(rest)
+}
+
 /// Whether xboard plays `name` by rules of its own.
 #[must_use]
 pub fn knows(name: &str) -> bool {

@@ -167,7 +167,10 @@ impl Session {
                 }
             }
             Command::New => core.new_game(),
-            Command::Variant(name) => match core.set_variant(name) {
+            Command::Variant(name) => match super::xboard_variants::unprefixed(name)
+                .ok_or(Refusal::UnsupportedVariant)
+                .and_then(|name| core.set_variant(name))
+            {
                 Err(refusal) => self.refuse(line, refusal),
                 // xboard learns a variant it does not know from the engine.
                 Ok(()) => {

@@ -33,4 +33,4 @@ pub use definition::ini::DefinitionError;
 pub use definition::rules::Value;
 pub use definition::{Kind, Variant};
 pub use moves::{Move, MoveList, Special};
-pub use position::{FenError, NullUndo, Outcome, Position, Reason, Undo, color_of, kind_of, piece_code};
+pub use position::{FenError, NullUndo, Outcome, Position, Reason, Undo, color_of, kind_of, piece_code, placement};

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use plugboard_variants::{Position, Variant, color_of, kind_of, piece_code, square::read_square};
+use plugboard_variants::{Position, Variant, piece_code, square::read_square};
 
 use super::EditStep;
 
@@ -68,29 +68,7 @@ impl DefinedEdit {
     /// The position set up, by way of its FEN, so the same checks apply.
     fn position(&self) -> Result<Position, String> {
         let variant = &self.variant;
-        let mut fen = String::new();
-        for rank in (0..variant.ranks).rev() {
-            let mut empty = 0;
-            for file in 0..variant.files {
-                let code = self.squares[usize::from(plugboard_variants::square::square(file, rank))];
-                if code == 0 {
-                    empty += 1;
-                    continue;
-                }
-                if empty > 0 {
-                    fen.push_str(&empty.to_string());
-                    empty = 0;
-                }
-                let letter = variant.kinds[kind_of(code)].letter;
-                fen.push(if color_of(code) == 0 { letter.to_ascii_uppercase() } else { letter });
-            }
-            if empty > 0 {
-                fen.push_str(&empty.to_string());
-            }
-            if rank > 0 {
-                fen.push('/');
-            }
-        }
+        let mut fen = plugboard_variants::placement(variant, &self.squares);
         // Rights for every king and rook that stand where castling starts.
         fen.push_str(if self.turn == 0 { " w KQkq - 0 1" } else { " b KQkq - 0 1" });
         Position::from_fen(variant.clone(), &fen).map_err(|error| error.to_string())

@@ -5,8 +5,8 @@
 
 use std::sync::{Arc, OnceLock, RwLock};
 
-use plugboard_plugin_api::{self as api, BoardPiece, BoardPosition};
-use plugboard_variants::{Catalog, Move, MoveList, Outcome, Position, Reason, Special, Value, Variant};
+use plugboard_plugin_api::{self as api, BoardPosition};
+use plugboard_variants::{Catalog, Move, MoveList, Outcome, Position, Reason, Value, Variant};
 
 use super::GameEnd;
 
@@ -176,12 +176,12 @@ impl DefinedGame {
     }
 
     pub fn plugin_moves(&self) -> Vec<api::Move> {
-        self.moves.iter().map(|&m| to_plugin(m)).collect()
+        self.moves.iter().map(|&m| m.to_plugin()).collect()
     }
 
     /// A legal move of the current position from the plugin API's encoding.
     pub fn legal_plugin_move(&self, m: api::Move) -> Option<Move> {
-        self.legal_moves().into_iter().find(|&legal| to_plugin(legal) == m)
+        self.position().clone().legal_from_plugin(m)
     }
 
     /// The legal start of a line of plugin moves from the current position.
@@ -189,9 +189,7 @@ impl DefinedGame {
         let mut position = self.position().clone();
         let mut legal = Vec::new();
         for &wanted in line {
-            let mut moves = MoveList::new();
-            position.legal_moves(&mut moves);
-            let Some(m) = moves.into_iter().find(|&m| to_plugin(m) == wanted) else { break };
+            let Some(m) = position.legal_from_plugin(wanted) else { break };
             position.play(m);
             legal.push(m);
         }
@@ -199,38 +197,12 @@ impl DefinedGame {
     }
 
     pub fn plugin_root(&self) -> BoardPosition {
-        to_board(self.position())
+        self.position().to_board_position()
     }
 
     pub fn plugin_start(&self) -> BoardPosition {
-        to_board(&self.positions[0])
+        self.positions[0].to_board_position()
     }
-}
-
-/// The plugin API's encoding of a move: its two squares and the piece code
-/// of the kind it promotes to; castling is the king's move, as xboard writes it.
-pub fn to_plugin(m: Move) -> api::Move {
-    let promotion = m.promotion_kind().map_or(api::Move::NO_PROMOTION, |kind| kind as u8 + 1);
-    api::Move { from: m.from, to: m.to, promotion, reserved: 0 }
-}
-
-/// The position as the plugin API hands it to a search of a defined variant.
-pub fn to_board(position: &Position) -> BoardPosition {
-    let variant = position.variant();
-    let mut board = BoardPosition::empty(api::Variant::DEFINED, variant.files, variant.ranks);
-    for color in 0..2 {
-        for square in position.occupied_by(color).iter() {
-            board.put(square, Some(BoardPiece(position.piece_at(square))));
-        }
-        for kind in 0..variant.kinds.len().min(16) {
-            board.hands[usize::from(color)][kind] = position.in_hand(color, kind);
-        }
-    }
-    board.side_to_move = position.turn();
-    board.halfmove_clock = u16::try_from(position.halfmoves()).unwrap_or(u16::MAX);
-    board.fullmove_number = position.fullmoves();
-    board.set_defined_rights([position.castling_rooks(0), position.castling_rooks(1)], position.en_passant_square());
-    board
 }
 
 fn valued(value: Value, side: u8, reason: &'static str) -> GameEnd {
@@ -287,9 +259,4 @@ fn game_end(outcome: Outcome, to_move: u8) -> GameEnd {
         (Reason::Extinction, None) => "Both sides have run out of pieces",
     };
     GameEnd { result: result_text(outcome.winner), reason }
-}
-
-/// Whether `m` is a castling move (for the GUI's notation).
-pub fn is_castle(m: Move) -> bool {
-    matches!(m.special, Special::Castle { .. })
 }

@@ -17,7 +17,7 @@ impl GameMove {
         match self {
             GameMove::Chess(m) => plugboard_shakmaty::to_plugin_move(m),
             GameMove::Xiangqi(m) => m.to_plugin(),
-            GameMove::Defined(m) => super::defined::to_plugin(m),
+            GameMove::Defined(m) => m.to_plugin(),
         }
     }
 }

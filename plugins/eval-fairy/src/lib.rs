@@ -12,7 +12,7 @@ use std::sync::Arc;
 use plugboard_plugin_api::{
     BoardEvaluate, BoardEvaluator, BoardPosition, EvalPlugin, NoEvaluator, PluginInfo, Variant as ApiVariant,
 };
-use plugboard_variants::{Catalog, Variant, betza::Ray};
+use plugboard_variants::{Catalog, Variant, definition::reach};
 
 /// The plugin.
 pub struct Fairy;
@@ -56,29 +56,6 @@ pub struct FairyEval {
 fn turned(square: u8, files: u8, ranks: u8) -> u8 {
     let (file, rank) = (square & 15, square >> 4);
     ((ranks - 1 - rank) << 4) | (files - 1 - file)
-}
-
-/// How many squares `rays` reach from (`file`, `rank`) on an empty board, slides
-/// counted less with each square as [`Variant::piece_values`] counts them.
-fn reach(rays: &[Ray], file: i32, rank: i32, files: i32, ranks: i32) -> f64 {
-    let mut total = 0.0;
-    for ray in rays.iter().filter(|ray| !ray.initial && ray.captures()) {
-        let limit = if ray.range == 0 { 16 } else { i32::from(ray.range) };
-        let (mut x, mut y, mut weight) = (file, rank, 1.0);
-        for _ in 0..limit {
-            x += i32::from(ray.df);
-            y += i32::from(ray.dr);
-            if ray.wraps {
-                x = x.rem_euclid(files);
-            }
-            if x < 0 || x >= files || y < 0 || y >= ranks || (x, y) == (file, rank) {
-                break;
-            }
-            total += weight;
-            weight *= 0.7;
-        }
-    }
-    total
 }
 
 impl FairyEval {

@@ -7,7 +7,7 @@ pub mod pieces;
 pub mod rules;
 mod values;
 
-pub use values::PAWN;
+pub use values::{PAWN, reach};
 
 use crate::betza::{self, Ray};
 use crate::square::{SquareSet, square};

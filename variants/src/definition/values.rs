@@ -12,34 +12,44 @@ const SLIDE_DECAY: f64 = 0.7;
 /// What a pawn is worth, and anything that promotes like one.
 pub const PAWN: i32 = 100;
 
-/// The average effective mobility of `rays` over a `files` × `ranks` board.
+/// How much `rays` reach from (`file`, `rank`) on an empty `files` × `ranks`
+/// board: each square a slide reaches counted less than the one before, moves
+/// that only take or only go counted half, lame leaps and hops counted less.
+#[must_use]
+pub fn reach(rays: &[Ray], file: i32, rank: i32, files: i32, ranks: i32) -> f64 {
+    let mut total = 0.0;
+    for ray in rays.iter().filter(|ray| !ray.initial) {
+        let weight = match (ray.moves(), ray.captures()) {
+            (true, true) => 1.0,
+            _ => 0.5,
+        } * if ray.lame_len > 0 { 0.8 } else { 1.0 }
+            * if ray.hop == Hop::No { 1.0 } else { 0.5 };
+        let limit = if ray.range == 0 { 16 } else { i32::from(ray.range) };
+        let (mut x, mut y) = (file, rank);
+        let mut reached = 1.0;
+        for _ in 0..limit {
+            x += i32::from(ray.df);
+            y += i32::from(ray.dr);
+            if ray.wraps {
+                x = x.rem_euclid(files);
+            }
+            if x < 0 || x >= files || y < 0 || y >= ranks || (x, y) == (file, rank) {
+                break;
+            }
+            total += weight * reached;
+            reached *= SLIDE_DECAY;
+        }
+    }
+    total
+}
+
+/// The average of [`reach`] over a `files` × `ranks` board.
 fn mobility(rays: &[Ray], files: u8, ranks: u8) -> f64 {
     let (files, ranks) = (i32::from(files), i32::from(ranks));
     let mut total = 0.0;
     for file in 0..files {
         for rank in 0..ranks {
-            for ray in rays.iter().filter(|ray| !ray.initial) {
-                let weight = match (ray.moves(), ray.captures()) {
-                    (true, true) => 1.0,
-                    _ => 0.5,
-                } * if ray.lame_len > 0 { 0.8 } else { 1.0 }
-                    * if ray.hop == Hop::No { 1.0 } else { 0.5 };
-                let limit = if ray.range == 0 { 16 } else { i32::from(ray.range) };
-                let (mut x, mut y) = (file, rank);
-                let mut reach = 1.0;
-                for _ in 0..limit {
-                    x += i32::from(ray.df);
-                    y += i32::from(ray.dr);
-                    if ray.wraps {
-                        x = x.rem_euclid(files);
-                    }
-                    if x < 0 || x >= files || y < 0 || y >= ranks || (x, y) == (file, rank) {
-                        break;
-                    }
-                    total += weight * reach;
-                    reach *= SLIDE_DECAY;
-                }
-            }
+            total += reach(rays, file, rank, files, ranks);
         }
     }
     total / f64::from(files * ranks)

@@ -194,28 +194,7 @@ impl Position {
     #[must_use]
     pub fn fen(&self) -> String {
         let variant = &self.variant;
-        let mut out = String::new();
-        for rank in (0..variant.ranks).rev() {
-            let mut run = 0;
-            for file in 0..variant.files {
-                let code = self.piece_at(square(file, rank));
-                if code == 0 {
-                    run += 1;
-                    continue;
-                }
-                if run > 0 {
-                    out.push_str(&run.to_string());
-                    run = 0;
-                }
-                out.push(letter(variant, code));
-            }
-            if run > 0 {
-                out.push_str(&run.to_string());
-            }
-            if rank > 0 {
-                out.push('/');
-            }
-        }
+        let mut out = placement(variant, &self.board);
         if variant.has_hands() {
             out.push('[');
             let before = out.len();
@@ -271,6 +250,35 @@ impl Position {
         }
         field
     }
+}
+
+/// The board part of a FEN: ranks from the top, empty runs counted, for
+/// `squares` (piece codes by square) of a board of `variant`.
+#[must_use]
+pub fn placement(variant: &Variant, squares: &[u8; 256]) -> String {
+    let mut out = String::new();
+    for rank in (0..variant.ranks).rev() {
+        let mut run = 0;
+        for file in 0..variant.files {
+            let code = squares[usize::from(square(file, rank))];
+            if code == 0 {
+                run += 1;
+                continue;
+            }
+            if run > 0 {
+                out.push_str(&run.to_string());
+                run = 0;
+            }
+            out.push(letter(variant, code));
+        }
+        if run > 0 {
+            out.push_str(&run.to_string());
+        }
+        if rank > 0 {
+            out.push('/');
+        }
+    }
+    out
 }
 
 /// The FEN letter of a piece code: uppercase for the first player.

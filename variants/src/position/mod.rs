@@ -8,7 +8,7 @@ mod notation;
 mod outcome;
 mod zobrist;
 
-pub use fen::FenError;
+pub use fen::{FenError, placement};
 pub use outcome::{Outcome, Reason};
 
 use std::sync::Arc;

@@ -6,7 +6,8 @@
 # 30's measurements; the tests do not run it.
 #
 #   scripts/variant-match.sh VARIANT OPPONENT GAMES [TC]
-#   OPPONENT: fairymax | shamax | sjaakii | fairy-stockfish (also plugboard)
+#   OPPONENT: fairymax | shamax | sjaakii | fairy-stockfish, for xiangqi also
+#   maxqi | hoixiangqi (also plugboard)
 #   TC: base+increment in seconds, default 10+0.1 (xboard -tc 0:10 -inc 0.1)
 #
 # Environment: PLUGBOARD (default target/release/plugboard); FIRST, the engine in
@@ -15,15 +16,16 @@
 # xboard options (`-testClaims false` for losers, whose win by being mated
 # xboard's claim test does not know).
 #
-# Resumable as scripts/xiangqi-match.sh is: pairs are OUT/NAME.d/pair-NNN/, a
+# Resumable: pairs are OUT/NAME.d/pair-NNN/, a
 # finished pair is marked done and appended to OUT/NAME.progress and OUT/NAME.pgn,
 # and running the same command again plays the pairs still missing. NAME is
-# VARIANT-OPPONENT-TC. Each engine gets `cores 1` and `memory 64` where it
+# VARIANT-OPPONENT-TC, or MATCH_NAME (scripts/xiangqi-match.sh keeps its own
+# names so its matches go on where they stopped). Each engine gets `cores 1` and `memory 64` where it
 # announces them, and no pondering; xboard tests legality, claims and flags, and
 # draws after 150 moves.
 set -euo pipefail
 
-usage() { echo "usage: $0 VARIANT OPPONENT GAMES [TC]   (OPPONENT: fairymax | shamax | sjaakii | fairy-stockfish)" >&2; exit 2; }
+usage() { echo "usage: $0 VARIANT OPPONENT GAMES [TC]   (OPPONENT: fairymax | shamax | sjaakii | fairy-stockfish | maxqi | hoixiangqi)" >&2; exit 2; }
 if [ $# -lt 3 ] || [ $# -gt 4 ]; then usage; fi
 cd "$(dirname -- "$0")/.."
 root=$(pwd)
@@ -58,19 +60,22 @@ engine() {
       CMD=$(realpath -e -- "${PLUGBOARD:-$root/target/release/plugboard}" 2>/dev/null) \
         || fail "no Plugboard at ${PLUGBOARD:-target/release/plugboard} (cargo build --release --workspace)"
       [ -x "$CMD" ] || fail "not executable: $CMD" ;;
-    fairymax | shamax)
+    fairymax | shamax | maxqi)
       [ -x "/usr/games/$1" ] || fail "/usr/games/$1 missing (apt-get install fairymax)"
       filtered_fairymax "/usr/games/$1"
       CMD=$OPPONENT ;;
+    hoixiangqi)
+      [ -x /usr/games/hoixiangqi ] || fail "/usr/games/hoixiangqi missing (scripts/install-ladder.sh)"
+      CMD="/usr/games/hoixiangqi -x" ;;
     sjaakii | fairy-stockfish)
       [ -x "/usr/games/$1" ] || fail "/usr/games/$1 missing (scripts/install-deps.sh sjaakii fairy-stockfish)"
       CMD=/usr/games/$1 ;;
-    *) echo "unknown engine: $1 (fairymax | shamax | sjaakii | fairy-stockfish | plugboard)" >&2; exit 2 ;;
+    *) echo "unknown engine: $1 (fairymax | shamax | sjaakii | fairy-stockfish | maxqi | hoixiangqi | plugboard)" >&2; exit 2 ;;
   esac
 }
 
 for who in "$first" "$opponent"; do
-  case $who in plugboard|fairymax|shamax|sjaakii|fairy-stockfish) ;; *) echo "unknown engine: $who" >&2; usage ;; esac
+  case $who in plugboard|fairymax|shamax|sjaakii|fairy-stockfish|maxqi|hoixiangqi) ;; *) echo "unknown engine: $who" >&2; usage ;; esac
 done
 # Both engines must announce the variant, or xboard would play chess instead.
 probe=$(mktemp -d "${TMPDIR:-/tmp}/variant-probe-XXXXXX")
@@ -78,7 +83,8 @@ trap 'rm -rf "$probe"' EXIT
 WORK=$probe
 for who in "$first" "$opponent"; do
   engine "$who"
-  variants=$(engine_variants "$CMD")
+  # shellcheck disable=SC2086 # CMD is a command line (hoixiangqi -x)
+  variants=$(engine_variants $CMD)
   case ",$variants," in
     *,"$variant",*) ;;
     *) fail "$who ($CMD) does not announce variant $variant (it announces: ${variants:-none})" ;;
@@ -89,6 +95,7 @@ trap - EXIT
 
 name=$variant-$opponent-$tc
 [ "$first" = plugboard ] || name=$variant-$first-$opponent-$tc
+name=${MATCH_NAME:-$name}
 mkdir -p "$out/$name.d"
 out=$(realpath -- "$out")
 dir=$out/$name.d

@@ -29,6 +29,15 @@ fn perft_counts() {
 }
 
 #[test]
+fn a_line_cut_short_still_names_a_reply_to_ponder_on() {
+    // At depth 1 the line is the root move alone: the reply comes from elsewhere.
+    let result = run(Setup { depth: 1, ..Setup::default() });
+    assert_eq!(result.lines.last().unwrap().pv.len(), 1, "{result:?}");
+    assert!(result.outcome.ponder.is_some(), "no reply to ponder on: {result:?}");
+    assert_legal(START, &result.outcome);
+}
+
+#[test]
 fn finds_mate_in_one() {
     let fen = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1";
     let result = run(Setup { fen, depth: 4, ..Setup::default() });

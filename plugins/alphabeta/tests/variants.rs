@@ -116,6 +116,12 @@ fn horde_plays_without_a_white_king() {
     // `best` checks that the move and every reported line are legal.
     let (outcome, _, _) = best(Variant::HORDE, start, 3);
     assert!(outcome.ponder.is_some(), "a depth-3 search has a reply to ponder on");
+    // At depth 1 the line is the root move alone: the reply comes from elsewhere.
+    let (outcome, _, m) = best(Variant::HORDE, start, 1);
+    let reply = outcome.ponder.into_option().expect("a depth-1 search has a reply to ponder on");
+    let mut after = position(Variant::HORDE, start);
+    after.play_unchecked(from_plugin_move(&after, outcome.best.into_option().unwrap()).unwrap());
+    assert!(from_plugin_move(&after, reply).is_some(), "{m}: the reply to ponder on is illegal");
 }
 
 #[test]

@@ -108,6 +108,16 @@ fn assert_legal(searched: &Searched) {
 }
 
 #[test]
+fn a_line_cut_short_still_names_a_reply_to_ponder_on() {
+    // At depth 1 the line is the root move alone: the reply comes from elsewhere.
+    let searched = search(&Setup { depth: 1, ..Setup::default() });
+    assert_eq!(searched.last.as_ref().unwrap().1.len(), 1);
+    let best = from_api(searched.outcome.best.into_option().unwrap());
+    let reply = from_api(searched.outcome.ponder.into_option().expect("a reply to ponder on"));
+    assert!(searched.root.after(best).is_legal(reply), "{reply} is not legal after {best}");
+}
+
+#[test]
 fn finds_mate_in_one() {
     // The chariot on a8 holds rank 8 and the generals' file is open: b0b9 and b0d0 mate.
     let searched = search(&Setup { start: "3k5/R8/9/9/9/9/9/9/9/1R2K4 w - - 0 1", depth: 4, ..Setup::default() });

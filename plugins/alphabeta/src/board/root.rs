@@ -71,7 +71,25 @@ impl<R: Rules, E: BoardEvaluation> Searcher<'_, R, E> {
             Some((_, line)) => (line[0], line.get(1).copied()),
             None => (root_moves[0].m, None),
         };
+        let ponder = ponder.or_else(|| self.guess_reply(best));
         SearchOutcome { best: ROption::RSome(R::to_api(best)), ponder: ponder.map(R::to_api).into() }
+    }
+
+    /// The reply to ponder on when the line ends at `best` (cut short by the
+    /// table or the clock): the table's move after it, else its first legal
+    /// reply, since pondering on any reply beats not pondering at all.
+    fn guess_reply(&mut self, best: R::Move) -> Option<R::Move> {
+        let undo = self.position.play(best);
+        let hash_move = self.table.probe::<R::Move>(self.position.hash(), 1).and_then(|entry| entry.mv);
+        let reply = hash_move.and_then(|m| self.position.resolve(m)).or_else(|| {
+            let mut replies = Vec::new();
+            if !self.position.has_ended() {
+                self.position.legal_moves(&mut replies);
+            }
+            replies.first().copied()
+        });
+        self.position.undo(best, undo);
+        reply
     }
 
     /// A helper thread: deepens without reporting until the main thread stops,

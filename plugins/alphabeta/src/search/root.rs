@@ -88,7 +88,23 @@ impl<E: Evaluation> Searcher<'_, E> {
                 (hash_move.unwrap_or(root_moves[0]), None)
             }
         };
+        let ponder = ponder.or_else(|| self.guess_reply(root, best));
         Ok(SearchOutcome { best: ROption::RSome(move_from_cozy(best)), ponder: ponder.map(move_from_cozy).into() })
+    }
+
+    /// The reply to ponder on when the line ends at `best` (cut short by the
+    /// table or the clock): the table's move after it, else its first legal
+    /// reply, since pondering on any reply beats not pondering at all.
+    fn guess_reply(&self, root: &Board, best: Move) -> Option<Move> {
+        let mut after = root.clone();
+        after.play_unchecked(best);
+        let mut replies = Vec::new();
+        after.generate_moves(|moves| {
+            replies.extend(moves);
+            false
+        });
+        let hash_move = self.tt.probe(after.hash(), 1).and_then(|entry| entry.mv).filter(|m| replies.contains(m));
+        hash_move.or_else(|| replies.first().copied())
     }
 
     /// One iteration: the best `previous.len()` root moves, line by line, each

@@ -174,7 +174,24 @@ impl<'a, E: Evaluation> Searcher<'a, E> {
             Some((_, line)) => (line[0], line.get(1).copied()),
             None => (root_moves[0], None),
         };
+        let ponder = ponder.or_else(|| self.guess_reply(root, best));
         Ok(SearchOutcome { best: ROption::RSome(to_plugin_move(best)), ponder: ponder.map(to_plugin_move).into() })
+    }
+
+    /// The reply to ponder on when the line ends at `best` (cut short by the
+    /// table or the clock): the table's move after it, else its first legal
+    /// reply, since pondering on any reply beats not pondering at all.
+    fn guess_reply(&self, root: &VariantPosition, best: Move) -> Option<Move> {
+        let mut after = root.clone();
+        after.play_unchecked(best);
+        if after.is_variant_end() {
+            return None;
+        }
+        let replies = after.legal_moves();
+        let key = hash_of(&after);
+        let slot = (key as usize) & (self.table.len() - 1);
+        let hash_move = self.table[slot].filter(|entry| entry.key == key).and_then(|entry| entry.mv);
+        hash_move.filter(|m| replies.contains(m)).or_else(|| replies.first().cloned())
     }
 
     fn search_root(&mut self, root: &VariantPosition, root_moves: &mut [Move], depth: i32) -> i32 {

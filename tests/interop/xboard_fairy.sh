@@ -38,6 +38,7 @@ EXAMPLES=$(realpath -e -- "$(dirname -- "$0")/../../examples/variants")
 GAMES='capablanca fairymax
 gothic fairymax
 janus fairymax
+falcon fairymax
 knightmate fairymax
 shatranj shamax
 courier fairymax

@@ -1,6 +1,8 @@
 //! Betza's notation for how pieces move, read as Fairy-Stockfish reads it (see
-//! the comments of its `variants.ini`), plus XBetza's `o` (the board wraps from
-//! the a-file to the last) that xboard and Fairy-Max use for cylinder chess.
+//! the comments of its `variants.ini`), plus two things of XBetza that xboard
+//! and Fairy-Max use: `o` (the board wraps from the a-file to the last) for
+//! cylinder chess, and legs of single steps joined by `a` (`aflafrK`), which
+//! make leaps that may take any of several paths, as the falcon's.
 //!
 //! A piece's moves become [`Ray`]s, one per direction: `N` is eight leaps,
 //! `fR` one slide. Directions are the first player's; the second player's are
@@ -43,16 +45,29 @@ pub struct Ray {
     pub en_passant: bool,
     /// Leaves the board on one side and comes back on the other (`o`).
     pub wraps: bool,
-    /// The squares a lame leap (`n`) passes, which must be empty; `(df, dr)` from the start.
-    pub lame: [(i8, i8); 2],
+    /// The ways a lame leap (`n`, or legs joined by `a`) may go: the squares
+    /// each passes, `(df, dr)` from the start, which must all be empty on one
+    /// of them at least.
+    pub lame: [[(i8, i8); 2]; MAX_PATHS],
+    /// Squares on each way (0: not lame).
     pub lame_len: u8,
+    /// How many ways there are.
+    pub lame_ways: u8,
 }
 
+/// The most ways a leap of legs may take to one square: the falcon has three.
+pub const MAX_PATHS: usize = 3;
+
 impl Ray {
-    /// The squares a lame leap passes.
+    /// The squares the first way of a lame leap passes.
     #[must_use]
     pub fn lame_path(&self) -> &[(i8, i8)] {
-        &self.lame[..usize::from(self.lame_len)]
+        &self.lame[0][..usize::from(self.lame_len)]
+    }
+
+    /// Every way of a lame leap, each as the squares it passes.
+    pub fn lame_ways(&self) -> impl Iterator<Item = &[(i8, i8)]> {
+        self.lame[..usize::from(self.lame_ways)].iter().map(|way| &way[..usize::from(self.lame_len)])
     }
 
     #[must_use]
@@ -147,6 +162,132 @@ fn lame_path(df: i8, dr: i8) -> ([(i8, i8); 2], u8) {
     }
 }
 
+/// The eight king steps clockwise from forward, as (files right, ranks forward).
+const COMPASS: [(i8, i8); 8] = [(0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1)];
+
+/// The turns, in eighths clockwise, that a later leg's direction word asks
+/// for, relative to the leg before: xboard reads every later leg in the
+/// king's eight directions, whatever the atom (`f` straight on, `fr` half
+/// right, `s` a right angle either way), a diagonal one making a diagonal step.
+fn turns(word: &str) -> Option<&'static [i8]> {
+    Some(match word {
+        "ff" => &[0],
+        "bb" => &[4],
+        "ll" => &[-2],
+        "rr" => &[2],
+        "ss" => &[-2, 2],
+        "vv" => &[0, 4],
+        "fl" | "lf" => &[-1],
+        "fr" | "rf" => &[1],
+        "bl" | "lb" => &[-3],
+        "br" | "rb" => &[3],
+        "fs" | "sf" => &[-1, 1],
+        "bs" | "sb" => &[-3, 3],
+        _ => return None,
+    })
+}
+
+/// The rays of a move of single-step legs joined by `a`, each leg but the
+/// last to an empty square: one leap per square reached, with every way to it.
+fn leg_rays(atom: char, legs: &[(Vec<String>, u8)], wraps: bool, rays: &mut Vec<Ray>) -> Result<(), String> {
+    let steps: &[usize] = match atom {
+        'K' => &[0, 1, 2, 3, 4, 5, 6, 7],
+        'W' => &[0, 2, 4, 6],
+        'F' => &[1, 3, 5, 7],
+        _ => return Err(format!("legs joined by 'a' are read only for the steps K, W and F, not '{atom}'")),
+    };
+    if legs.len() > 3 {
+        return Err("more than three legs".to_string());
+    }
+    if legs[..legs.len() - 1].iter().any(|(_, modes)| *modes & !MOVES != 0) {
+        return Err("a leg that takes on its way ('c' before 'a') is not supported".to_string());
+    }
+    let first: Vec<usize> = steps
+        .iter()
+        .copied()
+        .filter(|&step| {
+            let words = &legs[0].0;
+            let (df, dr) = COMPASS[step];
+            let (a, b) = if df != 0 && dr != 0 { (1, 1) } else { (1, 0) };
+            words.is_empty()
+                || images(a, b).iter().any(|&(leap, tags)| {
+                    leap == (df, dr) && tags.iter().any(|tag| words.iter().any(|word| word == tag))
+                })
+        })
+        .collect();
+    // A later leg with no direction goes any way but back (K), or straight
+    // on and sideways (W, F), as xboard reads it.
+    let any_way: &[i8] = if atom == 'K' { &[-3, -2, -1, 0, 1, 2, 3] } else { &[-2, 0, 2] };
+    // Every way: the directions of its legs.
+    let mut ways: Vec<Vec<usize>> = first.into_iter().map(|step| vec![step]).collect();
+    for (words, _) in &legs[1..] {
+        let mut chosen: Vec<i8> = Vec::new();
+        for word in words {
+            chosen.extend(turns(word).ok_or_else(|| format!("'{word}' is not a direction for a leg after 'a'"))?);
+        }
+        if chosen.is_empty() {
+            chosen.extend(any_way);
+        }
+        let mut longer = Vec::new();
+        for way in &ways {
+            for &turn in &chosen {
+                let step = (way[way.len() - 1] as i8 + turn).rem_euclid(8) as usize;
+                longer.push(way.iter().copied().chain(std::iter::once(step)).collect());
+            }
+        }
+        ways = longer;
+    }
+    let modes = match legs[legs.len() - 1].1 {
+        0 => MOVES | CAPTURES,
+        modes => modes,
+    };
+    for way in ways {
+        let mut squares = [(0i8, 0i8); 2];
+        let (mut df, mut dr) = (0i8, 0i8);
+        for (index, &step) in way.iter().enumerate() {
+            df += COMPASS[step].0;
+            dr += COMPASS[step].1;
+            if index + 1 < way.len() {
+                squares[index] = (df, dr);
+            }
+        }
+        let lame_len = (way.len() - 1) as u8;
+        // A way that comes back to its start or passes its end is no leap.
+        if (df, dr) == (0, 0) || squares[..way.len() - 1].iter().any(|&square| square == (0, 0) || square == (df, dr)) {
+            continue;
+        }
+        // Ways to one square from several groups of legs (the falcon's four) are one leap.
+        let same_leap = |ray: &&mut Ray| {
+            (ray.df, ray.dr, ray.modes, ray.wraps, ray.lame_len) == (df, dr, modes, wraps, lame_len)
+                && ray.lame_ways > 0
+        };
+        match rays.iter_mut().find(same_leap) {
+            Some(ray) if ray.lame[..usize::from(ray.lame_ways)].contains(&squares) => {}
+            Some(ray) if usize::from(ray.lame_ways) == MAX_PATHS => {
+                return Err(format!("more than {MAX_PATHS} ways to one square"));
+            }
+            Some(ray) => {
+                ray.lame[usize::from(ray.lame_ways)] = squares;
+                ray.lame_ways += 1;
+            }
+            None => rays.push(Ray {
+                df,
+                dr,
+                range: 1,
+                modes,
+                hop: Hop::No,
+                initial: false,
+                en_passant: false,
+                wraps,
+                lame: [squares, [(0, 0); 2], [(0, 0); 2]],
+                lame_len,
+                lame_ways: u8::from(lame_len > 0),
+            }),
+        }
+    }
+    Ok(())
+}
+
 /// The rays of `notation`.
 ///
 /// # Errors
@@ -160,11 +301,19 @@ pub fn parse(notation: &str) -> Result<Vec<Ray>, BetzaError> {
     let mut hop = Hop::No;
     let (mut lame, mut initial, mut en_passant, mut wraps) = (false, false, false, false);
     let mut directions: Vec<String> = Vec::new();
+    // The legs before the last of a move joined by `a`: (directions, modes).
+    let mut legs: Vec<(Vec<String>, u8)> = Vec::new();
     let mut pending = false;
     let mut i = 0;
     while i < chars.len() {
         let c = chars[i];
         match c {
+            'a' => {
+                if hop != Hop::No || lame || initial || en_passant {
+                    return Err(fail("a leg before 'a' takes only directions and 'm'".to_string()));
+                }
+                legs.push((std::mem::take(&mut directions), std::mem::take(&mut modes)));
+            }
             'm' => modes |= MOVES,
             'c' => modes |= CAPTURES,
             'p' => hop = Hop::Cannon,
@@ -190,12 +339,25 @@ pub fn parse(notation: &str) -> Result<Vec<Ray>, BetzaError> {
             _ => {
                 let Some((leaps, slides)) = atom(c) else {
                     return Err(fail(match c {
-                        'a' | 'x' | 'y' | 'j' | 'k' | 'u' | 't' | 'z' | 'q' | 'd' => {
-                            format!("XBetza's '{c}' (multi-leg, crooked or circular moves) is not supported")
+                        'x' | 'y' | 'j' | 'k' | 'u' | 't' | 'z' | 'q' | 'd' => {
+                            format!(
+                                "XBetza's '{c}' (crooked or circular moves, or legs of other kinds) is not supported"
+                            )
                         }
                         _ => format!("'{c}' is neither an atom (W F D N A H L C J Z G K R B Q) nor a modifier"),
                     }));
                 };
+                if !legs.is_empty() {
+                    legs.push((std::mem::take(&mut directions), modes));
+                    let repeated = chars.get(i + 1).is_some_and(|&next| next == c || next.is_ascii_digit());
+                    if hop != Hop::No || lame || initial || en_passant || repeated {
+                        return Err(fail("a move of legs takes only directions, 'm' and 'c'".to_string()));
+                    }
+                    leg_rays(c, &std::mem::take(&mut legs), wraps, &mut rays).map_err(fail)?;
+                    (modes, wraps, pending) = (0, false, false);
+                    i += 1;
+                    continue;
+                }
                 let mut range: u8 = if slides { 0 } else { 1 };
                 if let Some(&next) = chars.get(i + 1) {
                     if let Some(digit) = next.to_digit(10) {
@@ -242,8 +404,9 @@ pub fn parse(notation: &str) -> Result<Vec<Ray>, BetzaError> {
                             initial,
                             en_passant: en_passant && modes_here & CAPTURES != 0,
                             wraps,
-                            lame: lame_squares,
+                            lame: [lame_squares, [(0, 0); 2], [(0, 0); 2]],
                             lame_len,
+                            lame_ways: u8::from(lame),
                         });
                     }
                 }
@@ -310,9 +473,39 @@ mod tests {
     }
 
     #[test]
+    fn the_falcons_legs_make_sixteen_leaps_of_three_ways_each() {
+        let falcon = parse("aflafrKafraflKafafsKafsafK").unwrap();
+        let mut found: Vec<(i8, i8)> = falcon.iter().map(|ray| (ray.df, ray.dr)).collect();
+        found.sort_unstable();
+        let mut camel_and_zebra = targets("CZ");
+        camel_and_zebra.sort_unstable();
+        assert_eq!(found, camel_and_zebra);
+        for ray in &falcon {
+            assert_eq!((ray.lame_ways, ray.lame_len, ray.range), (3, 2, 1), "{ray:?}");
+            let ways: Vec<&[(i8, i8)]> = ray.lame_ways().collect();
+            assert!(
+                ways.iter().all(|way| way.iter().all(|&(f, r)| f.abs() <= ray.df.abs() && r.abs() <= ray.dr.abs()))
+            );
+        }
+        // To (1, 3): the diagonal step first, second or last.
+        let ray = falcon.iter().find(|ray| (ray.df, ray.dr) == (1, 3)).unwrap();
+        let mut ways: Vec<Vec<(i8, i8)>> = ray.lame_ways().map(<[_]>::to_vec).collect();
+        ways.sort();
+        assert_eq!(ways, [vec![(0, 1), (0, 2)], vec![(0, 1), (1, 2)], vec![(1, 1), (1, 2)]]);
+        // Two legs: a knight that goes by a straight step and a diagonal one, in either order.
+        let knight = parse("afsK").unwrap();
+        assert_eq!(knight.len(), 8);
+        assert!(knight.iter().all(|ray| ray.lame_ways == 2 && ray.lame_len == 1));
+    }
+
+    #[test]
     fn what_it_cannot_play_is_refused_with_the_reason() {
-        let error = parse("mafsmafW").unwrap_err();
-        assert!(error.why.contains("multi-leg"), "{error}");
+        let error = parse("mafsmafR").unwrap_err();
+        assert!(error.why.contains("steps K, W and F"), "{error}");
+        assert!(parse("cafW").unwrap_err().why.contains("takes on its way"));
+        assert!(parse("afafafafK").unwrap_err().why.contains("three legs"));
+        assert!(parse("ahrK").unwrap_err().why.contains("not a direction"));
+        assert!(parse("xW").unwrap_err().why.contains("crooked"));
         assert!(parse("X").unwrap_err().why.contains("neither an atom"));
         assert!(parse("fm").unwrap_err().why.contains("no atom"));
         assert!(parse("nR").unwrap_err().why.contains("lame rider"));

@@ -55,7 +55,7 @@ fn every_fault_names_its_line_and_why() {
         ("[a:chess]\n\nwibble = 3\n", 3, "unknown key 'wibble'"),
         ("[a:nosuch]\n", 1, "no variant 'nosuch'"),
         ("[a:chess]\npieceDrops = true\n", 2, "does not play this rule"),
-        ("[a:chess]\ncustomPiece1 = x:mafsmafW\n", 2, "multi-leg"),
+        ("[a:chess]\ncustomPiece1 = x:cafsmafW\n", 2, "takes on its way"),
         ("[a:chess]\ncustomPiece1 = x\n", 2, "needs its moves"),
         ("[a:chess]\ncastling = yes\n", 2, "expected true or false"),
         ("[a:chess]\nmaxFile = 17\n", 2, "a to p or 1 to 16"),

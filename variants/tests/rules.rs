@@ -130,3 +130,31 @@ fn promotion_takes_a_piece_from_the_holdings_and_captures_refill_them() {
     play(&mut capture, &["a2a1"]);
     assert!(capture.fen().starts_with("4k3/8/8/8/8/8/8/r3K3[R] w"), "{}", capture.fen());
 }
+
+#[test]
+fn the_falcon_leaps_unless_all_three_of_its_ways_are_blocked() {
+    let falcon_moves = |fen: &str| -> Vec<String> {
+        let mut game = position("falcon", fen);
+        let mut legal = plugboard_variants::MoveList::new();
+        game.legal_moves(&mut legal);
+        let mut moves: Vec<String> = legal.iter().map(|&m| game.move_text(m)).filter(|m| m.starts_with("e4")).collect();
+        moves.sort();
+        moves
+    };
+    // On an empty board: the camel's eight squares and the zebra's eight.
+    let free = falcon_moves("k9/10/10/10/4F5/10/10/9K w - - 0 1");
+    assert_eq!(free.len(), 16, "{free:?}");
+    assert!(free.contains(&"e4f7".to_string()) && free.contains(&"e4h6".to_string()), "{free:?}");
+    // To f7 the ways pass e5-e6, e5-f6 or f5-f6: any one open will do.
+    assert!(falcon_moves("k9/10/4P5/4P5/4F5/10/10/9K w - - 0 1").contains(&"e4f7".to_string()));
+    assert!(falcon_moves("k9/10/4P5/5P4/4F5/10/10/9K w - - 0 1").contains(&"e4f7".to_string()));
+    // All three shut: f7 is out of reach.
+    let shut = falcon_moves("k9/10/5P4/4P5/4F5/10/10/9K w - - 0 1");
+    assert!(!shut.contains(&"e4f7".to_string()), "{shut:?}");
+    // It takes, and checks a king on a square it reaches.
+    let mut game = position("falcon", "k9/10/10/1p8/4F5/10/10/9K w - - 0 1");
+    play(&mut game, &["e4b5"]);
+    assert!(game.fen().starts_with("k9/10/10/1F8/10/"), "{}", game.fen());
+    assert!(position("falcon", "10/5k4/10/10/4F5/10/10/9K b - - 0 1").in_check());
+    assert!(!position("falcon", "10/5k4/5P4/4P5/4F5/10/10/9K b - - 0 1").in_check());
+}

@@ -13,12 +13,18 @@ impl Position {
         if color == 0 { (ray.df, ray.dr) } else { (-ray.df, -ray.dr) }
     }
 
-    /// Whether the lame leap `ray` from `from`, as `color` plays it, finds its path empty.
+    /// Whether the lame leap `ray` from `from`, as `color` plays it, finds one
+    /// of its ways empty.
     #[inline]
     pub(crate) fn lame_path_clear(&self, from: Square, ray: &Ray, color: u8) -> bool {
-        ray.lame_path().iter().all(|&(df, dr)| {
-            let (df, dr) = if color == 0 { (df, dr) } else { (-df, -dr) };
-            self.offset(from, df, dr, ray.wraps).is_none_or(|square| self.piece_at(square) == 0)
+        if ray.lame_ways == 0 {
+            return true;
+        }
+        ray.lame_ways().any(|way| {
+            way.iter().all(|&(df, dr)| {
+                let (df, dr) = if color == 0 { (df, dr) } else { (-df, -dr) };
+                self.offset(from, df, dr, ray.wraps).is_some_and(|square| self.piece_at(square) == 0)
+            })
         })
     }
 

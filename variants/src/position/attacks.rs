@@ -4,7 +4,7 @@
 use super::{Position, color_of, kind_of, piece_code};
 use crate::betza::{Hop, Ray};
 use crate::definition::rules::RoyalRule;
-use crate::square::{Square, file_of, rank_of};
+use crate::square::{Square, SquareSet, file_of, rank_of};
 
 impl Position {
     /// The ray as `color` plays it: the second player's turned half round.
@@ -96,6 +96,60 @@ impl Position {
                 }
             }
         }
+    }
+
+    /// What a move by `color`, not in check, could change about its royal
+    /// pieces' safety: the squares whose emptying could open a line, a lame
+    /// leap's way or a hopper's line onto one of them (`.0`), and those whose
+    /// filling could give a hopper its screen (`.1`). A move of a piece that is
+    /// not royal, from outside the first to outside the second (and not en
+    /// passant, which empties a third square), leaves them as safe as they were.
+    pub(crate) fn exposure(&self, color: u8) -> (SquareSet, SquareSet) {
+        let them = color ^ 1;
+        let (mut exposing, mut screening) = (SquareSet::EMPTY, SquareSet::EMPTY);
+        let mut royals = Vec::new();
+        self.royal_squares(color, &mut royals);
+        for &royal in &royals {
+            for (kind, piece) in self.variant.kinds.iter().enumerate() {
+                if self.count(them, kind) == 0 {
+                    continue;
+                }
+                for ray in piece.rays.iter().filter(|ray| ray.captures()) {
+                    let (df, dr) = Position::oriented(ray, them);
+                    let (back_f, back_r) = (-df, -dr);
+                    if ray.hop != Hop::No || ray.range != 1 {
+                        // A hopper's whole line; a slider's up to the first piece on it.
+                        let limit = if ray.hop != Hop::No || ray.range == 0 { 32 } else { ray.range };
+                        let mut at = royal;
+                        for _ in 0..limit {
+                            let Some(next) = self.offset(at, back_f, back_r, ray.wraps) else { break };
+                            if next == royal {
+                                break;
+                            }
+                            exposing.insert(next);
+                            if ray.hop != Hop::No {
+                                screening.insert(next);
+                            } else if self.piece_at(next) != 0 {
+                                break;
+                            }
+                            at = next;
+                        }
+                    } else if ray.lame_ways > 0
+                        && let Some(attacker) = self.offset(royal, back_f, back_r, ray.wraps)
+                    {
+                        for way in ray.lame_ways() {
+                            for &(pf, pr) in way {
+                                let (pf, pr) = if them == 0 { (pf, pr) } else { (-pf, -pr) };
+                                if let Some(passed) = self.offset(attacker, pf, pr, ray.wraps) {
+                                    exposing.insert(passed);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        (exposing, screening)
     }
 
     /// The squares of `color`'s royal pieces that may not be left in check.

@@ -198,7 +198,19 @@ impl Position {
         }
         self.pseudo_legal_moves(moves);
         let mut pseudo = std::mem::take(moves);
-        pseudo.retain(|&m| self.keeps_royals_safe(m));
+        if self.in_check() {
+            pseudo.retain(|&m| self.keeps_royals_safe(m));
+        } else {
+            // Only a move that could open a way to a royal piece is played out.
+            let (exposing, screening) = self.exposure(self.turn);
+            pseudo.retain(|&m| {
+                let quiet = !self.variant.kinds[kind_of(self.piece_at(m.from))].royal
+                    && matches!(m.special, Special::None | Special::DoubleStep { .. })
+                    && !exposing.contains(m.from)
+                    && !screening.contains(m.to);
+                quiet || self.keeps_royals_safe(m)
+            });
+        }
         if self.variant.must_capture && pseudo.iter().any(|&m| self.is_capture(m)) {
             pseudo.retain(|&m| self.is_capture(m));
         }

@@ -34,6 +34,37 @@ pub struct Kind {
     pub royal: bool,
 }
 
+/// One way of taking, as pieces of one colour take (the second player's turned
+/// half round), shared by every kind that takes that way: walked back once from
+/// a square to see whether any of them attacks it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AttackRay {
+    pub ray: Ray,
+    /// The kinds that take this way.
+    pub kinds: KindSet,
+}
+
+/// The ways `color`'s pieces take, one [`AttackRay`] per way.
+fn attack_rays(kinds: &[Kind], color: u8) -> Vec<AttackRay> {
+    let mut merged: Vec<AttackRay> = Vec::new();
+    for (index, kind) in kinds.iter().enumerate() {
+        for ray in kind.rays.iter().filter(|ray| ray.captures()) {
+            let mut way = Ray { modes: betza::CAPTURES, en_passant: false, ..*ray };
+            if color == 1 {
+                (way.df, way.dr) = (-way.df, -way.dr);
+                for square in way.lame.iter_mut().flatten() {
+                    *square = (-square.0, -square.1);
+                }
+            }
+            match merged.iter_mut().find(|attack| attack.ray == way) {
+                Some(attack) => attack.kinds |= 1 << index,
+                None => merged.push(AttackRay { ray: way, kinds: 1 << index }),
+            }
+        }
+    }
+    merged
+}
+
 /// How a side's loss of the pieces of some kinds ends the game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Extinction {
@@ -101,6 +132,10 @@ pub struct Variant {
     /// The definition, its parents' sections first: read on its own by
     /// [`crate::Catalog::read_definition`], it gives this variant again.
     pub definition: String,
+    /// The ways each colour's pieces take, for finding attacks quickly.
+    pub attack_rays: [Vec<AttackRay>; 2],
+    /// The kinds that may not be left in check.
+    pub royal_kinds: KindSet,
 }
 
 impl Variant {
@@ -210,6 +245,8 @@ impl Variant {
             counting: rules.counting_rule,
             royal_rule: rules.royal_rule,
             holdings_pool: rules.holdings_pool,
+            attack_rays: [attack_rays(&kinds, 0), attack_rays(&kinds, 1)],
+            royal_kinds: kinds.iter().enumerate().filter(|(_, kind)| kind.royal).fold(0, |set, (i, _)| set | 1 << i),
             kinds,
             definition,
         })

@@ -1,9 +1,10 @@
 //! Which squares a side attacks, and whether a side's royal piece stands in
 //! check: each capture ray walked backwards from the square attacked.
 
-use super::{Position, color_of, kind_of, piece_code};
+use super::{Position, color_of, kind_of};
 use crate::betza::{Hop, Ray};
 use crate::definition::rules::RoyalRule;
+use crate::definition::{AttackRay, KindSet};
 use crate::square::{Square, SquareSet, file_of, rank_of};
 
 impl Position {
@@ -32,28 +33,30 @@ impl Position {
     /// may only move there, and en passant, aside).
     #[must_use]
     pub fn is_attacked(&self, target: Square, by: u8) -> bool {
-        let variant = self.variant.clone();
-        for (kind, piece) in variant.kinds.iter().enumerate() {
-            if self.count(by, kind) == 0 {
-                continue;
-            }
-            let attacker = piece_code(kind, by);
-            for ray in piece.rays.iter().filter(|ray| ray.captures()) {
-                if self.ray_reaches_back(target, ray, by, attacker) {
-                    return true;
-                }
-            }
-        }
-        false
+        let present = self.present_kinds(by);
+        self.variant.attack_rays[usize::from(by)]
+            .iter()
+            .any(|attack| attack.kinds & present != 0 && self.reaches_back(target, attack, by))
     }
 
-    /// Whether `attacker`, of colour `by`, stands where `ray` takes it to `target`.
-    fn ray_reaches_back(&self, target: Square, ray: &Ray, by: u8, attacker: u8) -> bool {
-        let (df, dr) = Position::oriented(ray, by);
-        let (back_f, back_r) = (-df, -dr);
+    /// The kinds `by` has on the board.
+    fn present_kinds(&self, by: u8) -> KindSet {
+        let counts = &self.counts[usize::from(by)];
+        (0..self.variant.kinds.len()).filter(|&kind| counts[kind] != 0).fold(0, |set, kind| set | 1 << kind)
+    }
+
+    /// Whether a piece of `by` of one of `attack`'s kinds stands where the way
+    /// takes it to `target`.
+    fn reaches_back(&self, target: Square, attack: &AttackRay, by: u8) -> bool {
+        let ray = &attack.ray;
+        let (back_f, back_r) = (-ray.df, -ray.dr);
         let limit = if ray.range == 0 { 16 } else { ray.range };
-        let may_start =
-            |square: Square| !ray.initial || self.variant.double_step_region[usize::from(by)].contains(square);
+        let is_attacker = |code: u8, at: Square| {
+            code != 0
+                && color_of(code) == by
+                && attack.kinds >> kind_of(code) & 1 != 0
+                && (!ray.initial || self.variant.double_step_region[usize::from(by)].contains(at))
+        };
         match ray.hop {
             Hop::No => {
                 let mut at = target;
@@ -64,9 +67,8 @@ impl Position {
                     }
                     let code = self.piece_at(next);
                     if code != 0 {
-                        return code == attacker
-                            && may_start(next)
-                            && (ray.range != 1 || self.lame_path_clear(next, ray, by));
+                        // The way is stored turned for `by`: walked as the first player's.
+                        return is_attacker(code, next) && (ray.range != 1 || self.lame_path_clear(next, ray, 0));
                     }
                     at = next;
                 }
@@ -88,7 +90,7 @@ impl Position {
                     }
                     if code != 0 {
                         if screened {
-                            return code == attacker && may_start(next);
+                            return is_attacker(code, next);
                         }
                         screened = true;
                     }
@@ -109,40 +111,37 @@ impl Position {
         let (mut exposing, mut screening) = (SquareSet::EMPTY, SquareSet::EMPTY);
         let mut royals = Vec::new();
         self.royal_squares(color, &mut royals);
+        let present = self.present_kinds(them);
         for &royal in &royals {
-            for (kind, piece) in self.variant.kinds.iter().enumerate() {
-                if self.count(them, kind) == 0 {
-                    continue;
-                }
-                for ray in piece.rays.iter().filter(|ray| ray.captures()) {
-                    let (df, dr) = Position::oriented(ray, them);
-                    let (back_f, back_r) = (-df, -dr);
-                    if ray.hop != Hop::No || ray.range != 1 {
-                        // A hopper's whole line; a slider's up to the first piece on it.
-                        let limit = if ray.hop != Hop::No || ray.range == 0 { 32 } else { ray.range };
-                        let mut at = royal;
-                        for _ in 0..limit {
-                            let Some(next) = self.offset(at, back_f, back_r, ray.wraps) else { break };
-                            if next == royal {
-                                break;
-                            }
-                            exposing.insert(next);
-                            if ray.hop != Hop::No {
-                                screening.insert(next);
-                            } else if self.piece_at(next) != 0 {
-                                break;
-                            }
-                            at = next;
+            for attack in
+                self.variant.attack_rays[usize::from(them)].iter().filter(|attack| attack.kinds & present != 0)
+            {
+                let ray = &attack.ray;
+                let (back_f, back_r) = (-ray.df, -ray.dr);
+                if ray.hop != Hop::No || ray.range != 1 {
+                    // A hopper's whole line; a slider's up to the first piece on it.
+                    let limit = if ray.hop != Hop::No || ray.range == 0 { 32 } else { ray.range };
+                    let mut at = royal;
+                    for _ in 0..limit {
+                        let Some(next) = self.offset(at, back_f, back_r, ray.wraps) else { break };
+                        if next == royal {
+                            break;
                         }
-                    } else if ray.lame_ways > 0
-                        && let Some(attacker) = self.offset(royal, back_f, back_r, ray.wraps)
-                    {
-                        for way in ray.lame_ways() {
-                            for &(pf, pr) in way {
-                                let (pf, pr) = if them == 0 { (pf, pr) } else { (-pf, -pr) };
-                                if let Some(passed) = self.offset(attacker, pf, pr, ray.wraps) {
-                                    exposing.insert(passed);
-                                }
+                        exposing.insert(next);
+                        if ray.hop != Hop::No {
+                            screening.insert(next);
+                        } else if self.piece_at(next) != 0 {
+                            break;
+                        }
+                        at = next;
+                    }
+                } else if ray.lame_ways > 0
+                    && let Some(attacker) = self.offset(royal, back_f, back_r, ray.wraps)
+                {
+                    for way in ray.lame_ways() {
+                        for &(pf, pr) in way {
+                            if let Some(passed) = self.offset(attacker, pf, pr, ray.wraps) {
+                                exposing.insert(passed);
                             }
                         }
                     }
@@ -155,13 +154,7 @@ impl Position {
     /// The squares of `color`'s royal pieces that may not be left in check.
     pub(crate) fn royal_squares(&self, color: u8, out: &mut Vec<Square>) {
         out.clear();
-        for square in self.occupied_by(color).iter() {
-            let code = self.piece_at(square);
-            debug_assert_eq!(color_of(code), color);
-            if self.variant.kinds[kind_of(code)].royal {
-                out.push(square);
-            }
-        }
+        out.extend(self.royals[usize::from(color)].iter());
         if self.variant.royal_rule == RoyalRule::NearestA1 && out.len() > 1 {
             let nearest = out.iter().copied().min_by_key(|&square| (file_of(square), rank_of(square)));
             out.clear();

@@ -58,6 +58,8 @@ pub struct Position {
     variant: Arc<Variant>,
     board: [u8; 256],
     by_color: [SquareSet; 2],
+    /// Where each side's royal pieces stand.
+    royals: [SquareSet; 2],
     counts: [[u8; MAX_KINDS]; 2],
     hands: [[u8; MAX_KINDS]; 2],
     turn: u8,
@@ -103,6 +105,7 @@ impl Position {
             variant,
             board: [0; 256],
             by_color: [SquareSet::EMPTY; 2],
+            royals: [SquareSet::EMPTY; 2],
             counts: [[0; MAX_KINDS]; 2],
             hands: [[0; MAX_KINDS]; 2],
             turn: 0,
@@ -281,6 +284,9 @@ impl Position {
         self.board[usize::from(square)] = code;
         self.piece_key ^= zobrist::piece(code, square);
         self.by_color[usize::from(color_of(code))].insert(square);
+        if self.variant.royal_kinds >> kind_of(code) & 1 != 0 {
+            self.royals[usize::from(color_of(code))].insert(square);
+        }
         self.counts[usize::from(color_of(code))][kind_of(code)] += 1;
     }
 
@@ -290,6 +296,7 @@ impl Position {
             self.board[usize::from(square)] = 0;
             self.piece_key ^= zobrist::piece(code, square);
             self.by_color[usize::from(color_of(code))].remove(square);
+            self.royals[usize::from(color_of(code))].remove(square);
             self.counts[usize::from(color_of(code))][kind_of(code)] -= 1;
         }
         code

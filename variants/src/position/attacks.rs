@@ -109,10 +109,9 @@ impl Position {
     pub(crate) fn exposure(&self, color: u8) -> (SquareSet, SquareSet) {
         let them = color ^ 1;
         let (mut exposing, mut screening) = (SquareSet::EMPTY, SquareSet::EMPTY);
-        let mut royals = Vec::new();
-        self.royal_squares(color, &mut royals);
+        let royals = self.royal_squares(color);
         let present = self.present_kinds(them);
-        for &royal in &royals {
+        for royal in royals.iter() {
             for attack in
                 self.variant.attack_rays[usize::from(them)].iter().filter(|attack| attack.kinds & present != 0)
             {
@@ -152,22 +151,20 @@ impl Position {
     }
 
     /// The squares of `color`'s royal pieces that may not be left in check.
-    pub(crate) fn royal_squares(&self, color: u8, out: &mut Vec<Square>) {
-        out.clear();
-        out.extend(self.royals[usize::from(color)].iter());
-        if self.variant.royal_rule == RoyalRule::NearestA1 && out.len() > 1 {
-            let nearest = out.iter().copied().min_by_key(|&square| (file_of(square), rank_of(square)));
-            out.clear();
-            out.extend(nearest);
+    pub(crate) fn royal_squares(&self, color: u8) -> SquareSet {
+        let royals = self.royals[usize::from(color)];
+        if self.variant.royal_rule == RoyalRule::NearestA1 && royals.len() > 1 {
+            let mut nearest = SquareSet::EMPTY;
+            nearest.insert(royals.iter().min_by_key(|&square| (file_of(square), rank_of(square))).unwrap_or(0));
+            return nearest;
         }
+        royals
     }
 
     /// Whether `color`'s royal piece (any of them) is attacked.
     #[must_use]
     pub fn in_check_of(&self, color: u8) -> bool {
-        let mut royals = Vec::new();
-        self.royal_squares(color, &mut royals);
-        royals.iter().any(|&square| self.is_attacked(square, color ^ 1))
+        self.royal_squares(color).iter().any(|square| self.is_attacked(square, color ^ 1))
     }
 
     /// Whether the side to move is in check.

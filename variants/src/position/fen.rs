@@ -114,9 +114,7 @@ impl Position {
         position.read_en_passant_field(en_passant)?;
         for color in [0, 1] {
             let royal = (0..variant.kinds.len()).any(|kind| variant.kinds[kind].royal);
-            let mut royals = Vec::new();
-            position.royal_squares(color, &mut royals);
-            if royal && royals.is_empty() {
+            if royal && position.royal_squares(color).is_empty() {
                 return fail(format!("{} has no king", if color == 0 { "White" } else { "Black" }));
             }
         }

@@ -328,7 +328,9 @@ impl Position {
     /// Plays `m`, which must be one of this position's pseudo-legal moves.
     pub fn play(&mut self, m: Move) -> Undo {
         let us = self.turn;
-        let king_moves = self.castling[usize::from(us)] != [None; 2] && self.castling_king(us) == Some(m.from);
+        let king_moves = self.castling[usize::from(us)] != [None; 2]
+            && self.variant.castling_king_kinds[usize::from(us)] >> kind_of(self.piece_at(m.from)) & 1 != 0
+            && self.castling_king(us) == Some(m.from);
         let moving = self.take(m.from);
         let mut undo = Undo {
             moved: moving,

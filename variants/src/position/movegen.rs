@@ -200,7 +200,7 @@ impl Position {
         let mut pseudo = std::mem::take(moves);
         if self.in_check() {
             pseudo.retain(|&m| self.keeps_royals_safe(m));
-        } else {
+        } else if !self.royals[usize::from(self.turn)].is_empty() {
             // Only a move that could open a way to a royal piece is played out.
             let (exposing, screening) = self.exposure(self.turn);
             pseudo.retain(|&m| {
@@ -226,15 +226,21 @@ impl Position {
 
     /// Leaf nodes of the legal move tree `depth` plies deep.
     pub fn perft(&mut self, depth: u32) -> u64 {
-        let mut moves = MoveList::new();
-        self.legal_moves(&mut moves);
+        let mut lists = vec![MoveList::with_capacity(256); depth.max(1) as usize];
+        self.perft_with(depth, &mut lists)
+    }
+
+    /// [`Position::perft`] with a move list for each ply, kept between nodes.
+    fn perft_with(&mut self, depth: u32, lists: &mut [MoveList]) -> u64 {
+        let Some((moves, deeper)) = lists.split_first_mut() else { return 1 };
+        self.legal_moves(moves);
         if depth <= 1 {
             return if depth == 0 { 1 } else { moves.len() as u64 };
         }
         let mut nodes = 0;
-        for m in moves {
+        for &m in moves.iter() {
             let undo = self.play(m);
-            nodes += self.perft(depth - 1);
+            nodes += self.perft_with(depth - 1, deeper);
             self.undo(m, undo);
         }
         nodes

@@ -48,6 +48,11 @@ fn random_games_find_the_same_legal_moves_both_ways() {
                 position.legal_moves(&mut fast);
                 let plain = plainly_legal(&mut position);
                 assert_eq!(fast, plain, "{name}: {}", position.fen());
+                let mut captures = MoveList::new();
+                position.legal_captures(&mut captures);
+                let expected: Vec<Move> =
+                    plain.iter().copied().filter(|&m| position.is_capture(m) || m.promotion != 0).collect();
+                assert_eq!(captures, expected, "{name}: captures of {}", position.fen());
                 checked += 1;
                 if fast.is_empty() {
                     break;

@@ -116,13 +116,15 @@ impl Rules for Defined {
     }
 
     fn legal_captures(&mut self, out: &mut Vec<Move>) {
-        self.position.legal_moves(out);
-        let position = &self.position;
-        out.retain(|&m| position.is_capture(m) || m.promotion != 0);
+        self.position.legal_captures(out);
     }
 
     fn is_legal(&mut self, m: Move) -> bool {
         self.position.is_legal(m)
+    }
+
+    fn names(packed: Move, legal: Move) -> bool {
+        legal.from == packed.from && legal.to == packed.to
     }
 
     fn resolve(&mut self, m: Move) -> Option<Move> {

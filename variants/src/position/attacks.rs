@@ -1,7 +1,9 @@
 //! Which squares a side attacks, and whether a side's royal piece stands in
 //! check: each capture ray walked backwards from the square attacked.
 
-use super::{Position, color_of, kind_of};
+use std::sync::atomic::Ordering;
+
+use super::{IN_CHECK, NOT_IN_CHECK, Position, color_of, kind_of};
 use crate::betza::{Hop, Ray};
 use crate::definition::rules::RoyalRule;
 use crate::definition::{AttackRay, KindSet};
@@ -170,6 +172,13 @@ impl Position {
     /// Whether the side to move is in check.
     #[must_use]
     pub fn in_check(&self) -> bool {
-        self.in_check_of(self.turn)
+        match self.check.0.load(Ordering::Relaxed) {
+            IN_CHECK => return true,
+            NOT_IN_CHECK => return false,
+            _ => {}
+        }
+        let check = self.in_check_of(self.turn);
+        self.check.0.store(if check { IN_CHECK } else { NOT_IN_CHECK }, Ordering::Relaxed);
+        check
     }
 }

@@ -86,6 +86,7 @@ impl Position {
                 *hand = hand.saturating_add(1);
             }
         }
+        position.check.forget();
         position.turn = match fields.next() {
             Some("w") | None => 0,
             Some("b") => 1,

@@ -12,6 +12,7 @@ pub use fen::{FenError, placement};
 pub use outcome::{Outcome, Reason};
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU8, Ordering};
 
 use crate::definition::{MAX_KINDS, Variant};
 use crate::moves::{Move, Special};
@@ -52,6 +53,29 @@ pub struct Undo {
     captured_held: bool,
 }
 
+/// Whether the side to move is in check, once asked: the search asks of one
+/// position several times. Atomic so that a position may be shared between
+/// threads; each owns its own copy when it plays.
+#[derive(Debug, Default)]
+struct CheckMemo(AtomicU8);
+
+const UNKNOWN: u8 = 0;
+const NOT_IN_CHECK: u8 = 1;
+const IN_CHECK: u8 = 2;
+
+impl Clone for CheckMemo {
+    fn clone(&self) -> CheckMemo {
+        CheckMemo(AtomicU8::new(self.0.load(Ordering::Relaxed)))
+    }
+}
+
+impl CheckMemo {
+    #[inline]
+    fn forget(&mut self) {
+        *self.0.get_mut() = UNKNOWN;
+    }
+}
+
 /// A position of a variant.
 #[derive(Clone, Debug)]
 pub struct Position {
@@ -71,6 +95,7 @@ pub struct Position {
     fullmoves: u32,
     /// The Zobrist key of the pieces alone; [`Position::hash`] adds the rest.
     piece_key: u64,
+    check: CheckMemo,
 }
 
 /// Positions are equal when they are of the same variant and everything a
@@ -114,6 +139,7 @@ impl Position {
             halfmoves: 0,
             fullmoves: 1,
             piece_key: 0,
+            check: CheckMemo::default(),
         }
     }
 
@@ -148,12 +174,14 @@ impl Position {
         let undo = NullUndo { en_passant: self.en_passant.take(), halfmoves: self.halfmoves };
         self.halfmoves += 1;
         self.turn ^= 1;
+        self.check.forget();
         undo
     }
 
     /// Takes back [`Position::play_null`].
     pub fn undo_null(&mut self, undo: NullUndo) {
         self.turn ^= 1;
+        self.check.forget();
         self.en_passant = undo.en_passant;
         self.halfmoves = undo.halfmoves;
     }
@@ -255,6 +283,7 @@ impl Position {
     ) -> Result<(), FenError> {
         self.hands = hands;
         self.turn = turn & 1;
+        self.check.forget();
         self.halfmoves = u32::from(halfmoves);
         self.fullmoves = fullmoves.max(1);
         let mut field = String::new();
@@ -281,6 +310,7 @@ impl Position {
 
     fn put(&mut self, square: Square, code: u8) {
         debug_assert_eq!(self.board[usize::from(square)], 0);
+        self.check.forget();
         self.board[usize::from(square)] = code;
         self.piece_key ^= zobrist::piece(code, square);
         self.by_color[usize::from(color_of(code))].insert(square);
@@ -291,6 +321,7 @@ impl Position {
     }
 
     fn take(&mut self, square: Square) -> u8 {
+        self.check.forget();
         let code = self.board[usize::from(square)];
         if code != 0 {
             self.board[usize::from(square)] = 0;
@@ -391,6 +422,7 @@ impl Position {
             self.fullmoves += 1;
         }
         self.turn ^= 1;
+        self.check.forget();
         undo
     }
 
@@ -407,6 +439,7 @@ impl Position {
     /// Takes back `m`, played with [`Position::play`], which returned `undo`.
     pub fn undo(&mut self, m: Move, undo: Undo) {
         self.turn ^= 1;
+        self.check.forget();
         let us = self.turn;
         if us == 1 {
             self.fullmoves -= 1;

@@ -192,12 +192,25 @@ impl Position {
     /// The legal moves. A game that has ended by a variant's rule (a side bared,
     /// for instance) has none, as in Fairy-Stockfish.
     pub fn legal_moves(&mut self, moves: &mut MoveList) {
+        self.legal_moves_of(moves, false);
+    }
+
+    /// The legal moves that take a piece or promote, for a capture search:
+    /// those of [`Position::legal_moves`], found without testing the others.
+    pub fn legal_captures(&mut self, moves: &mut MoveList) {
+        self.legal_moves_of(moves, true);
+    }
+
+    fn legal_moves_of(&mut self, moves: &mut MoveList, captures_only: bool) {
         if self.immediate_end().is_some() {
             moves.clear();
             return;
         }
         self.pseudo_legal_moves(moves);
         let mut pseudo = std::mem::take(moves);
+        if captures_only {
+            pseudo.retain(|&m| self.is_capture(m) || m.promotion != 0);
+        }
         if self.in_check() {
             pseudo.retain(|&m| self.keeps_royals_safe(m));
         } else if !self.royals[usize::from(self.turn)].is_empty() {

@@ -30,6 +30,11 @@ pub(crate) trait Rules: Clone + Send + Sync + Sized {
     fn resolve(&mut self, m: Self::Move) -> Option<Self::Move> {
         self.is_legal(m).then_some(m)
     }
+    /// Whether a table entry's `packed` stands for the legal move `legal`
+    /// (the first of the legal moves it names, where it names several).
+    fn names(packed: Self::Move, legal: Self::Move) -> bool {
+        packed == legal
+    }
     fn is_capture(&self, m: Self::Move) -> bool;
     fn gives_check(&mut self, m: Self::Move) -> bool;
     fn play(&mut self, m: Self::Move) -> Self::Undo;

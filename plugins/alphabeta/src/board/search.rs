@@ -275,7 +275,6 @@ impl<'a, R: Rules, E: BoardEvaluation> Searcher<'a, R, E> {
                 return entry.score;
             }
         }
-        let hash_move = entry.and_then(|entry| entry.mv).and_then(|m| self.position.resolve(m));
         let static_eval = if in_check {
             None
         } else {
@@ -328,6 +327,9 @@ impl<'a, R: Rules, E: BoardEvaluation> Searcher<'a, R, E> {
             self.scores[ply] = scores;
             return self.position.score_of_end(ply);
         }
+        // The table's move, as the legal move it names (found among them, not generated again).
+        let hash_move =
+            entry.and_then(|entry| entry.mv).and_then(|m| moves.iter().copied().find(|&legal| R::names(m, legal)));
         self.order.score(&self.position, &moves, hash_move, ply, &mut scores);
         let original_alpha = alpha;
         let mut best_score = -INFINITY;
@@ -336,17 +338,19 @@ impl<'a, R: Rules, E: BoardEvaluation> Searcher<'a, R, E> {
         for index in 0..moves.len() {
             let m = super::ordering::pick(&mut moves, &mut scores, index);
             let capture = self.position.is_capture(m);
-            let quiet = !capture && !self.position.gives_check(m);
             // Futility and late moves: a quiet move this far below alpha, or this
             // late in a shallow node, will not reach it.
-            if let Some(eval) = static_eval
-                && quiet
-                && !pv_node
-                && index > 0
-                && depth <= 3
-                && best_score > -MATE_BOUND
-                && (eval + 120 * depth <= alpha || index >= 4 + 3 * depth as usize)
-            {
+            let prunable = static_eval.is_some_and(|eval| {
+                !pv_node
+                    && index > 0
+                    && depth <= 3
+                    && best_score > -MATE_BOUND
+                    && (eval + 120 * depth <= alpha || index >= 4 + 3 * depth as usize)
+            });
+            let reducible = depth >= 3 && index >= 3 && !in_check;
+            // Whether it checks is asked only where the answer is used: it costs a move played out.
+            let quiet = !capture && (prunable || reducible) && !self.position.gives_check(m);
+            if prunable && quiet {
                 quiets_tried.push(m);
                 continue;
             }
@@ -354,7 +358,7 @@ impl<'a, R: Rules, E: BoardEvaluation> Searcher<'a, R, E> {
             let score = if index == 0 {
                 -self.negamax(depth - 1, -beta, -alpha, ply + 1)
             } else {
-                let reduction = if quiet && depth >= 3 && index >= 3 && !in_check {
+                let reduction = if quiet && reducible {
                     let base = reduction(depth, index);
                     (base - i32::from(pv_node)).clamp(0, depth - 2)
                 } else {

@@ -119,22 +119,44 @@ impl Position {
             {
                 let ray = &attack.ray;
                 let (back_f, back_r) = (-ray.df, -ray.dr);
-                if ray.hop != Hop::No || ray.range != 1 {
-                    // A hopper's whole line; a slider's up to the first piece on it.
-                    let limit = if ray.hop != Hop::No || ray.range == 0 { 32 } else { ray.range };
+                if ray.hop != Hop::No {
+                    // A hopper's whole line.
+                    let mut at = royal;
+                    for _ in 0..32 {
+                        let Some(next) = self.offset(at, back_f, back_r, ray.wraps) else { break };
+                        if next == royal {
+                            break;
+                        }
+                        exposing.insert(next);
+                        screening.insert(next);
+                        at = next;
+                    }
+                } else if ray.range != 1 {
+                    // A slider's: our first piece on the line, when a piece that
+                    // takes this way stands next behind it (a pin).
+                    let limit = if ray.range == 0 { 32 } else { ray.range };
+                    let mut shield = None;
                     let mut at = royal;
                     for _ in 0..limit {
                         let Some(next) = self.offset(at, back_f, back_r, ray.wraps) else { break };
                         if next == royal {
                             break;
                         }
-                        exposing.insert(next);
-                        if ray.hop != Hop::No {
-                            screening.insert(next);
-                        } else if self.piece_at(next) != 0 {
+                        at = next;
+                        let code = self.piece_at(next);
+                        if code == 0 {
+                            continue;
+                        }
+                        match shield {
+                            None if color_of(code) == color => shield = Some(next),
+                            Some(shield) if color_of(code) == them && attack.kinds >> kind_of(code) & 1 != 0 => {
+                                exposing.insert(shield);
+                            }
+                            _ => {}
+                        }
+                        if shield != Some(next) {
                             break;
                         }
-                        at = next;
                     }
                 } else if ray.lame_ways > 0
                     && let Some(attacker) = self.offset(royal, back_f, back_r, ray.wraps)
@@ -150,6 +172,57 @@ impl Position {
             }
         }
         (exposing, screening)
+    }
+
+    /// Every square a piece of `by` could take on, with the piece on `vacated`
+    /// gone (a royal piece about to step away, so as not to hide the squares
+    /// behind it): where a lone royal piece of the other side may step.
+    pub(crate) fn attacked_squares(&self, by: u8, vacated: Square) -> SquareSet {
+        let mut attacked = SquareSet::EMPTY;
+        let occupied = |square: Square| square != vacated && self.piece_at(square) != 0;
+        for from in self.occupied_by(by).iter() {
+            let kind = kind_of(self.piece_at(from));
+            for ray in self.variant.kinds[kind].rays.iter().filter(|ray| ray.captures()) {
+                if ray.initial && !self.variant.double_step_region[usize::from(by)].contains(from) {
+                    continue;
+                }
+                let (df, dr) = Position::oriented(ray, by);
+                if ray.range == 1 && ray.hop == Hop::No {
+                    let way_clear = ray.lame_ways == 0
+                        || ray.lame_ways().any(|way| {
+                            way.iter().all(|&(pf, pr)| {
+                                let (pf, pr) = if by == 0 { (pf, pr) } else { (-pf, -pr) };
+                                self.offset(from, pf, pr, ray.wraps).is_some_and(|passed| !occupied(passed))
+                            })
+                        });
+                    if way_clear && let Some(to) = self.offset(from, df, dr, ray.wraps) {
+                        attacked.insert(to);
+                    }
+                    continue;
+                }
+                let limit = if ray.range == 0 { 32 } else { ray.range };
+                let mut screened = ray.hop == Hop::No;
+                let mut at = from;
+                let mut steps = 0;
+                while let Some(to) = self.offset(at, df, dr, ray.wraps) {
+                    if to == from || (ray.hop == Hop::No && steps >= limit) || steps > 32 {
+                        break;
+                    }
+                    steps += 1;
+                    at = to;
+                    if !screened {
+                        // A hopper's way to its screen.
+                        screened = occupied(to);
+                        continue;
+                    }
+                    attacked.insert(to);
+                    if occupied(to) || ray.hop == Hop::Grasshopper {
+                        break;
+                    }
+                }
+            }
+        }
+        attacked
     }
 
     /// The squares of `color`'s royal pieces that may not be left in check.

@@ -211,13 +211,26 @@ impl Position {
         if captures_only {
             pseudo.retain(|&m| self.is_capture(m) || m.promotion != 0);
         }
+        let us = self.turn;
+        let royals = self.royals[usize::from(us)];
+        // A lone royal piece's steps are judged against one map of what the
+        // other side attacks, when there are enough of them to pay for it.
+        let steps_of_royal =
+            |m: &Move| matches!(m.special, Special::None | Special::DoubleStep { .. }) && royals.contains(m.from);
+        let safe_steps = (royals.len() == 1 && pseudo.iter().filter(|m| steps_of_royal(m)).count() >= 3)
+            .then(|| self.attacked_squares(us ^ 1, royals.iter().next().unwrap_or(0)));
+        let step_verdict =
+            |m: &Move| if steps_of_royal(m) { safe_steps.map(|attacked| !attacked.contains(m.to)) } else { None };
         if self.in_check() {
-            pseudo.retain(|&m| self.keeps_royals_safe(m));
-        } else if !self.royals[usize::from(self.turn)].is_empty() {
+            pseudo.retain(|&m| step_verdict(&m).unwrap_or_else(|| self.keeps_royals_safe(m)));
+        } else if !royals.is_empty() {
             // Only a move that could open a way to a royal piece is played out.
-            let (exposing, screening) = self.exposure(self.turn);
+            let (exposing, screening) = self.exposure(us);
             pseudo.retain(|&m| {
-                let quiet = !self.variant.kinds[kind_of(self.piece_at(m.from))].royal
+                if let Some(safe) = step_verdict(&m) {
+                    return safe;
+                }
+                let quiet = self.variant.royal_kinds >> kind_of(self.piece_at(m.from)) & 1 == 0
                     && matches!(m.special, Special::None | Special::DoubleStep { .. })
                     && !exposing.contains(m.from)
                     && !screening.contains(m.to);

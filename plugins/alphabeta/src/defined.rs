@@ -130,7 +130,7 @@ impl Rules for Defined {
     fn resolve(&mut self, m: Move) -> Option<Move> {
         let mut moves = MoveList::new();
         self.position.legal_moves(&mut moves);
-        moves.into_iter().find(|legal| legal.from == m.from && legal.to == m.to)
+        moves.into_iter().find(|&legal| Self::names(m, legal))
     }
 
     fn is_capture(&self, m: Move) -> bool {

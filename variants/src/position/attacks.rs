@@ -20,13 +20,20 @@ impl Position {
     /// of its ways empty.
     #[inline]
     pub(crate) fn lame_path_clear(&self, from: Square, ray: &Ray, color: u8) -> bool {
+        self.lame_way_open(from, ray, color, None)
+    }
+
+    /// [`Position::lame_path_clear`] with the piece on `vacated` taken away.
+    #[inline]
+    fn lame_way_open(&self, from: Square, ray: &Ray, color: u8, vacated: Option<Square>) -> bool {
         if ray.lame_ways == 0 {
             return true;
         }
         ray.lame_ways().any(|way| {
             way.iter().all(|&(df, dr)| {
                 let (df, dr) = if color == 0 { (df, dr) } else { (-df, -dr) };
-                self.offset(from, df, dr, ray.wraps).is_some_and(|square| self.piece_at(square) == 0)
+                self.offset(from, df, dr, ray.wraps)
+                    .is_some_and(|square| self.piece_at(square) == 0 || Some(square) == vacated)
             })
         })
     }
@@ -188,14 +195,9 @@ impl Position {
                 }
                 let (df, dr) = Position::oriented(ray, by);
                 if ray.range == 1 && ray.hop == Hop::No {
-                    let way_clear = ray.lame_ways == 0
-                        || ray.lame_ways().any(|way| {
-                            way.iter().all(|&(pf, pr)| {
-                                let (pf, pr) = if by == 0 { (pf, pr) } else { (-pf, -pr) };
-                                self.offset(from, pf, pr, ray.wraps).is_some_and(|passed| !occupied(passed))
-                            })
-                        });
-                    if way_clear && let Some(to) = self.offset(from, df, dr, ray.wraps) {
+                    if self.lame_way_open(from, ray, by, Some(vacated))
+                        && let Some(to) = self.offset(from, df, dr, ray.wraps)
+                    {
                         attacked.insert(to);
                     }
                     continue;

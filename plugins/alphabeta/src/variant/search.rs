@@ -178,6 +178,15 @@ impl<'a, E: Evaluation> Searcher<'a, E> {
         Ok(SearchOutcome { best: ROption::RSome(to_plugin_move(best)), ponder: ponder.map(to_plugin_move).into() })
     }
 
+    fn slot(&self, key: u64) -> usize {
+        (key as usize) & (self.table.len() - 1)
+    }
+
+    /// The table's entry for the position `key`, if it holds one.
+    fn stored(&self, key: u64) -> Option<Entry> {
+        self.table[self.slot(key)].filter(|entry| entry.key == key)
+    }
+
     /// The reply to ponder on when the line ends at `best` (cut short by the
     /// table or the clock): the table's move after it, else its first legal
     /// reply, since pondering on any reply beats not pondering at all.
@@ -188,9 +197,7 @@ impl<'a, E: Evaluation> Searcher<'a, E> {
             return None;
         }
         let replies = after.legal_moves();
-        let key = hash_of(&after);
-        let slot = (key as usize) & (self.table.len() - 1);
-        let hash_move = self.table[slot].filter(|entry| entry.key == key).and_then(|entry| entry.mv);
+        let hash_move = self.stored(hash_of(&after)).and_then(|entry| entry.mv);
         hash_move.filter(|m| replies.contains(m)).or_else(|| replies.first().cloned())
     }
 
@@ -273,8 +280,8 @@ impl<'a, E: Evaluation> Searcher<'a, E> {
         if depth <= 0 || ply >= MAX_PLY - 1 {
             return self.quiescence(position, alpha, beta, ply);
         }
-        let slot = (key as usize) & (self.table.len() - 1);
-        let stored = self.table[slot].filter(|entry| entry.key == key);
+        let slot = self.slot(key);
+        let stored = self.stored(key);
         if let Some(entry) = stored
             && entry.depth >= depth
         {

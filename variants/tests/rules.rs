@@ -41,6 +41,13 @@ fn shatranj_bares_and_stalemates_to_win() {
     assert_eq!(game.outcome(), None, "White has its move to bare Black back");
     play(&mut game, &["f1f2"]);
     assert_eq!(game.outcome(), Some(Outcome { winner: Some(1), reason: Reason::Extinction }));
+    // Bared with two men against it, White cannot answer in kind, but it has
+    // its move all the same: xboard judges the bare king only after it.
+    let mut game = position("shatranj", "4k3/8/8/8/8/2n5/r7/R4K2 b - - 0 1");
+    play(&mut game, &["a2a1"]);
+    assert_eq!(game.outcome(), None, "White's answer comes first");
+    play(&mut game, &["f1f2"]);
+    assert_eq!(game.outcome(), Some(Outcome { winner: Some(1), reason: Reason::Extinction }));
     // Bared back at once: nobody has won.
     let mut bared_back = position("shatranj", "4k3/8/8/8/8/8/r7/RK6 b - - 0 1");
     play(&mut bared_back, &["a2a1", "b1a1"]);
@@ -52,6 +59,16 @@ fn shatranj_bares_and_stalemates_to_win() {
     let mut start = Position::start(Catalog::builtin().get("shatranj").unwrap().clone()).unwrap();
     assert_eq!(start.parse_move("e2e4"), Err("not legal in this position"));
     play(&mut start, &["e2e3", "e7e6", "d1e2"]);
+}
+
+#[test]
+fn courier_is_played_to_checkmate_as_xboard_referees_it() {
+    // A bare king plays on, and stalemate draws: xboard knows neither rule in courier.
+    let mut game = position("courier", "5k6/12/12/12/12/12/r11/R4K6 b - - 0 1");
+    play(&mut game, &["a2a1", "f1e2"]);
+    assert_eq!(game.outcome(), None);
+    let mut stalemated = position("courier", "k11/p2N8/P1K9/12/12/12/12/12 b - - 0 1");
+    assert_eq!(stalemated.outcome(), Some(Outcome { winner: None, reason: Reason::Stalemate }));
 }
 
 #[test]

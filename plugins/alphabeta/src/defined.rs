@@ -9,7 +9,7 @@ use plugboard_plugin_api::{
     self as api, BoardPiece, BoardPosition, BoardSearchRequest, Reporter, SearchOutcome, Variant as ApiVariant,
 };
 use plugboard_variants::{
-    Catalog, Move, MoveList, NullUndo, Outcome, Position, Special, Undo, Variant, color_of, kind_of, piece_code,
+    Catalog, Move, MoveList, NullUndo, Outcome, Position, Special, Undo, Value, Variant, color_of, kind_of, piece_code,
 };
 
 use crate::{
@@ -158,9 +158,10 @@ impl Rules for Defined {
     }
 
     fn null_move_allowed(&self) -> bool {
-        // Not where a move is compulsory or passing breaks the rules' sense.
+        // Not where a move is compulsory or where losing everything wins
+        // (passing would dodge the losing captures).
         let variant = self.variant();
-        if variant.must_capture || variant.extinction.is_some() {
+        if variant.must_capture || variant.extinction.is_some_and(|rule| rule.value != Value::Loss) {
             return false;
         }
         let us = self.position.turn();

@@ -50,6 +50,23 @@ pub struct FairyEval {
     /// The material of a full board, to tell the opening from the ending.
     full_material: i32,
     values: Vec<i32>,
+    /// A side left with its king alone loses (shatranj's bare king).
+    bare_king_loses: bool,
+}
+
+/// What the side ahead gains as the other side's men (pawns included) run
+/// down to none, where a bare king loses: index = the other side's men.
+const BARING: [i32; 3] = [400, 150, 50];
+
+/// How far `square` is from the board's centre, in king steps, doubled.
+fn centre_distance(square: u8, files: u8, ranks: u8) -> i32 {
+    let (file, rank) = (i32::from(square & 15), i32::from(square >> 4));
+    (2 * file - (i32::from(files) - 1)).abs().max((2 * rank - (i32::from(ranks) - 1)).abs())
+}
+
+fn king_distance(a: u8, b: u8) -> i32 {
+    let (file, rank) = (|s: u8| i32::from(s & 15), |s: u8| i32::from(s >> 4));
+    (file(a) - file(b)).abs().max((rank(a) - rank(b)).abs())
 }
 
 /// The square as the first player sees the second player's `square`.
@@ -109,7 +126,30 @@ impl FairyEval {
                 .sum::<i32>()
                 .max(1)
         });
-        FairyEval { files, ranks, kinds: variant.kinds.len(), table, royal, full_material, values }
+        let bare_king_loses = variant
+            .extinction
+            .is_some_and(|rule| rule.all_pieces && rule.count <= 1 && rule.value == plugboard_variants::Value::Loss);
+        FairyEval { files, ranks, kinds: variant.kinds.len(), table, royal, full_material, values, bare_king_loses }
+    }
+
+    /// The ending's knowledge: with one side well ahead and the other nearly
+    /// out of men, drive the lone king to the edge with the winner's king
+    /// beside it (the mate a short search does not see), and where a bare king
+    /// loses, trade the other side's last men off.
+    fn ending(&self, material: [i32; 2], men: [u32; 2], royal_at: [Option<u8>; 2]) -> i32 {
+        let ahead = if material[0] >= material[1] { 0 } else { 1 };
+        let behind = ahead ^ 1;
+        let mut score = 0;
+        if self.bare_king_loses && men[ahead] > men[behind] {
+            score += BARING.get(men[behind] as usize).copied().unwrap_or(0);
+        }
+        let lead = material[ahead] - material[behind];
+        if let (true, Some(winner), Some(loser)) =
+            (lead >= 250 && material[behind] * 8 <= self.full_material, royal_at[ahead], royal_at[behind])
+        {
+            score += 8 * centre_distance(loser, self.files, self.ranks) - 6 * king_distance(winner, loser);
+        }
+        if ahead == 0 { score } else { -score }
     }
 }
 
@@ -118,6 +158,8 @@ impl BoardEvaluate for FairyEval {
         let mut material = [0i32; 2];
         let mut placement = [0i32; 2];
         let mut royal_rank = [0i32; 2];
+        let mut men = [0u32; 2];
+        let mut royal_at = [None; 2];
         for color in 0..2u8 {
             for square in position.squares_of(color) {
                 let code = position.squares[usize::from(square)];
@@ -129,7 +171,9 @@ impl BoardEvaluate for FairyEval {
                 let bonus = i32::from(self.table[kind][usize::from(seen)]);
                 if self.royal >> kind & 1 != 0 {
                     royal_rank[usize::from(color)] += bonus;
+                    royal_at[usize::from(color)] = Some(square);
                 } else {
+                    men[usize::from(color)] += 1;
                     material[usize::from(color)] += self.values[kind];
                     placement[usize::from(color)] += bonus;
                 }
@@ -141,7 +185,7 @@ impl BoardEvaluate for FairyEval {
         // The royal piece's shelter counts as much as the board is full.
         let fullness = ((material[0] + material[1]) * 100 / self.full_material).clamp(0, 100);
         let score = |color: usize| material[color] + placement[color] + royal_rank[color] * fullness / 100;
-        let white = score(0) - score(1);
+        let white = score(0) - score(1) + self.ending(material, men, royal_at);
         let tempo = 10;
         if position.side_to_move == 0 { white + tempo } else { -white + tempo }
     }
@@ -173,6 +217,32 @@ mod tests {
         let advanced = evaluate("shatranj", "4k3/1P6/8/8/8/8/8/4K3 w - - 0 1");
         let home = evaluate("shatranj", "4k3/8/8/8/8/8/1P6/4K3 w - - 0 1");
         assert!(advanced > home + 30, "{advanced} vs {home}");
+    }
+
+    #[test]
+    fn the_side_ahead_drives_the_lone_king_to_the_edge() {
+        // White to move with a rook against a bare king: the king in the corner
+        // with White's beside it scores more than the king in the middle.
+        let cornered = evaluate("makruk", "7k/8/5K2/8/8/8/8/R7 w - - 0 1");
+        let central = evaluate("makruk", "8/8/8/4k3/8/8/8/R6K w - - 0 1");
+        assert!(cornered > central + 50, "{cornered} vs {central}");
+        // The same for Black, seen from Black's side.
+        let cornered = evaluate("makruk", "r7/8/8/8/8/5k2/8/7K b - - 0 1");
+        let central = evaluate("makruk", "r6k/8/8/8/4K3/8/8/8 b - - 0 1");
+        assert!(cornered > central + 50, "{cornered} vs {central}");
+    }
+
+    #[test]
+    fn where_a_bare_king_loses_the_last_men_are_worth_trading_off() {
+        // Shatranj: rook and ferz against a ferz is worth more than the two
+        // pieces' difference, for the bare king that follows the trade.
+        let one_left = evaluate("shatranj", "3k4/8/8/3q4/8/3Q4/8/R2K4 w - - 0 1");
+        let none_left = evaluate("shatranj", "3k4/8/8/8/8/8/8/R2K4 w - - 0 1");
+        assert!(none_left > one_left + 100, "{none_left} vs {one_left}");
+        // Where the bare king does not lose (makruk), the trade is even.
+        let one_left = evaluate("makruk", "3k4/8/8/3m4/8/3M4/8/R2K4 w - - 0 1");
+        let none_left = evaluate("makruk", "3k4/8/8/8/8/8/8/R2K4 w - - 0 1");
+        assert!((none_left - one_left).abs() < 60, "{none_left} vs {one_left}");
     }
 
     #[test]

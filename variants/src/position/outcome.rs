@@ -45,7 +45,13 @@ impl Position {
         // Pieces in holdings are not on the board: a king with only those is bare.
         let total = |color: u8, kind: usize| u32::from(self.count(color, kind));
         for color in [self.turn ^ 1, self.turn] {
-            let claim = u32::from(extinction.claim && color == self.turn);
+            // A side bared with its move still to make may yet bare the other
+            // back: xboard judges shatranj's bare king only after that answer
+            // (Fairy-Stockfish ends it a ply sooner where no answer can help,
+            // a claim xboard would call false).
+            if extinction.claim && color == self.turn {
+                continue;
+            }
             // Every kind at once counts all the side's pieces together, as
             // Fairy-Stockfish's `*` does.
             let (mine, theirs) = if extinction.all_pieces {
@@ -55,14 +61,14 @@ impl Position {
                 let kind = (0..self.variant.kinds.len()).find(|&kind| {
                     extinction.kinds >> kind & 1 != 0
                         && total(color, kind) <= extinction.count
-                        && total(color ^ 1, kind) >= extinction.opponent_count + claim
+                        && total(color ^ 1, kind) >= extinction.opponent_count
                 });
                 match kind {
                     Some(kind) => (total(color, kind), total(color ^ 1, kind)),
                     None => continue,
                 }
             };
-            if mine <= extinction.count && theirs >= extinction.opponent_count + claim {
+            if mine <= extinction.count && theirs >= extinction.opponent_count {
                 return Some(Outcome::of(extinction.value, color, Reason::Extinction));
             }
         }

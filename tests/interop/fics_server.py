@@ -29,6 +29,15 @@ offer to be its bughouse partner followed by a partner tell, which Zippy hands t
 the engine as `ptell TEXT`: the only way text an opponent chooses reaches a Zippy
 engine. It may offer a draw (Zippy passes `draw` to the engine).
 
+Variants (--variant): a FICS game category, as the challenge, the creation line
+and the style-12 boards name it: `blitz` (chess), `wild/0` (Black's king and
+queen swapped: xboard's wildcastle; python-chess cannot castle a king from d8,
+so Black has no castling rights here), `wild/2` (a shuffled array without castling:
+nocastle), `wild/fr` (Fischer random), `losers` (captures compulsory; losing all
+one's men or being mated wins). With --decline-first KIND the server first
+challenges with a category the engine does not play; Zippy must decline it
+(`decline NAME`) before the real challenge comes.
+
 Draws and resignation: the engine's `draw` accepts the opponent's offer while it
 stands (it lapses when the engine moves); otherwise the opponent declines every
 draw offer. `resign` ends the game 0-1 / 1-0. `abort` and `adjourn` are declined.
@@ -120,16 +129,53 @@ def verbose_move(board, move):
     return text
 
 
-def parse_move(board, text):
-    """A move as xboard sends it to a server (`e2e4`, `o-o`, `o-o-o`, `e7e8=q`), if legal."""
+def parse_move(board, text, legal):
+    """A move as xboard sends it to a server (`e2e4`, `o-o`, `o-o-o`, `e7e8=q`), if in `legal`."""
     text = text.lower()
     if text in ("o-o", "o-o-o"):
-        return next((m for m in board.legal_moves if board.is_castling(m) and verbose_move(board, m) == text), None)
+        return next((m for m in legal if board.is_castling(m) and verbose_move(board, m) == text), None)
     try:
         move = chess.Move.from_uci(text.replace("=", ""))
     except ValueError:
         return None
-    return move if move in board.legal_moves else None
+    if move not in legal and board.chess960 and move.from_square == board.king(board.turn):
+        # A Fischer-random castling written as the king's move to the g- or c-file.
+        wing = {6: "o-o", 2: "o-o-o"}.get(chess.square_file(move.to_square))
+        move = next((m for m in legal if board.is_castling(m) and verbose_move(board, m) == wing), move)
+    return move if move in legal else None
+
+
+# FICS category -> (the start position, python-chess's Fischer-random flag).
+VARIANTS = {
+    "blitz": (chess.STARTING_FEN, False),
+    "wild/0": ("rnbkqbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQ - 0 1", False),
+    "wild/2": ("nrbkqbrn/pppppppp/8/8/8/8/PPPPPPPP/NRBKQBRN w - - 0 1", False),
+    "wild/fr": ("bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w GEge - 0 1", True),
+    "losers": (chess.STARTING_FEN, False),
+}
+
+
+def legal_moves(board, losers):
+    """The legal moves; in losers only the captures, where there are any."""
+    moves = list(board.legal_moves)
+    if losers:
+        captures = [m for m in moves if board.is_capture(m)]
+        return captures or moves
+    return moves
+
+
+def losers_outcome(board):
+    """(reason, score) once a losers game is over by its own rules, else None:
+    a side left with its king alone, or with no move (mated or stalemated), wins."""
+    names = {chess.WHITE: "White", chess.BLACK: "Black"}
+    score = {chess.WHITE: "1-0", chess.BLACK: "0-1"}
+    for side in (not board.turn, board.turn):
+        if chess.popcount(board.occupied_co[side]) == 1:
+            return f"{names[side]} wins by losing all material", score[side]
+    if not any(board.legal_moves):
+        how = "checkmated" if board.is_check() else "stalemated"
+        return f"{names[board.turn]} wins by being {how}", score[board.turn]
+    return None
 
 
 class Game:
@@ -140,7 +186,9 @@ class Game:
         self.engine_white = args.engine_colour == "white"
         self.white, self.black = (our, self.opp) if self.engine_white else (self.opp, our)
         self.ms = ms                         # xboard asked for clocks in milliseconds
-        self.board = chess.Board()
+        self.losers = args.variant == "losers"
+        fen, fischer_random = VARIANTS[args.variant]
+        self.board = chess.Board(fen, chess960=fischer_random)
         self.rng = random.Random(args.seed)
         self.base_ms = args.minutes * 60000
         self.inc_ms = args.increment * 1000
@@ -207,7 +255,10 @@ class Game:
         self.turn_started = time.monotonic()
         self.send_board()
         outcome = self.board.outcome(claim_draw=True)
-        if outcome is not None:
+        ended = losers_outcome(self.board) if self.losers else None
+        if ended is not None:
+            self.end(*ended)
+        elif outcome is not None:
             if outcome.winner is not None:
                 loser = self.black if outcome.winner == chess.WHITE else self.white
                 self.end(f"{loser} checkmated", outcome.result())
@@ -236,7 +287,7 @@ class Game:
                 self.fail(f"a move from xboard while the opponent is to move: {text}")
                 self.conn.send(f"\nIt is not your move.\n{PROMPT}")
                 return
-            move = parse_move(self.board, low)
+            move = parse_move(self.board, low, legal_moves(self.board, self.losers))
             if move is None:
                 self.fail(f"illegal move from xboard: {text} (position {self.board.fen()})")
                 self.conn.send(f"\nIllegal move ({word}).\n{PROMPT}")
@@ -317,7 +368,7 @@ class Game:
                     if text is not None:
                         self.handle(text)
                 if self.result is None and not self.engine_to_move():
-                    self.play(self.rng.choice(sorted(self.board.legal_moves, key=chess.Move.uci)))
+                    self.play(self.rng.choice(sorted(legal_moves(self.board, self.losers), key=chess.Move.uci)))
         reason, score = self.result
         self.conn.send(f"\n{self.header()} {reason}}} {score}\n{PROMPT}")
         self.log("===", f"result: {self.header()} {reason}}} {score} after {self.board.ply()} plies;"
@@ -368,22 +419,35 @@ def serve(conn, log, args):
     opp = args.opponent
     if args.computer:
         conn.send(f"\n{opp} is in the computer list.\n{PROMPT}")
-    accepted = False
-    for attempt in range(3):
-        conn.send(f"\nChallenge: {opp} ({opp_rating}) {our} ({own_rating}) rated blitz "
+
+    def challenge(kind):
+        """Challenges xboard to a game of `kind`; xboard's answer (`accept`/`decline`
+        and the handle), or None."""
+        conn.send(f"\nChallenge: {opp} ({opp_rating}) {our} ({own_rating}) rated {kind} "
                   f"{args.minutes} {args.increment}.\n"
                   f'You can "accept" or "decline", or propose different parameters.\n{PROMPT}')
         end = time.monotonic() + 10
-        answer = None
-        while answer is None and time.monotonic() < end:
+        while time.monotonic() < end:
             text = conn.line(end - time.monotonic())
             if text is None:
-                break
+                return None
             word = text.lstrip("$").split()
             if word and word[0] in ("accept", "decline"):
-                answer = word
-            else:
-                conn.send(PROMPT)
+                return word
+            conn.send(PROMPT)
+        return None
+
+    if args.decline_first:
+        answer = challenge(args.decline_first)
+        if not answer or answer[0] != "decline":
+            log("!!!", f"xboard did not decline a {args.decline_first} game, which its engine does not play "
+                       f"({' '.join(answer) if answer else 'no answer'})")
+            return 1
+        log("===", f"xboard declined the {args.decline_first} challenge")
+        conn.send(f"\nYou decline the match offer from {opp}.\n{PROMPT}")
+    accepted = False
+    for attempt in range(3):
+        answer = challenge(args.variant)
         if answer and answer[0] == "accept":
             accepted = True
             break
@@ -397,8 +461,8 @@ def serve(conn, log, args):
     w, b = (our, opp) if game.engine_white else (opp, our)
     rw, rb = (own_rating, opp_rating) if game.engine_white else (opp_rating, own_rating)
     conn.send(f"\nYou accept the match offer from {opp}.\n\n"
-              f"Creating: {w} ({rw}) {b} ({rb}) rated blitz {args.minutes} {args.increment}\n"
-              f"{{Game {GAME} ({w} vs. {b}) Creating rated blitz match.}}\n")
+              f"Creating: {w} ({rw}) {b} ({rb}) rated {args.variant} {args.minutes} {args.increment}\n"
+              f"{{Game {GAME} ({w} vs. {b}) Creating rated {args.variant} match.}}\n")
     game.run()
     # The engine's last words and Zippy's `gameend` come after the result line.
     quiet_period(conn, args.linger)
@@ -427,6 +491,10 @@ def main():
                         help="the partner tell after the partnership offer at ply 2 or 3 ('' for neither)")
     parser.add_argument("--draw-offer-ply", type=int, default=14,
                         help="the opponent offers a draw at this ply (0: never)")
+    parser.add_argument("--variant", choices=sorted(VARIANTS), default="blitz",
+                        help="the game's FICS category (default blitz: chess)")
+    parser.add_argument("--decline-first", default="",
+                        help="a category to challenge with first, which xboard must decline (e.g. wild/16)")
     parser.add_argument("--linger", type=float, default=3.0, help="seconds read after the result")
     args = parser.parse_args()
     if not HANDLE.match(args.opponent):

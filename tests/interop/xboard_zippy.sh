@@ -17,6 +17,14 @@
 # faster than about one a second; and neither the engine's tellics lines nor
 # anything else the server received carries the opponent's text. Everything is
 # kept in a temporary folder whose path is printed.
+#
+# VARIANT=wild/0|wild/2|wild/fr|losers plays a game of that FICS category
+# instead of chess (xboard maps them to wildcastle, nocastle, fischerandom and
+# losers), and the engine must have been told `variant NAME`; DECLINE=KIND
+# first challenges with a category the engine does not play (wild/16, xboard's
+# kriegspiel), which Zippy must decline because the engine's variants= list
+# lacks it. -zippyVariants names every variant the test offers, so that the
+# decline is the engine's list's doing.
 set -euo pipefail
 
 usage() { echo "usage: $0 PATH/TO/plugboard" >&2; exit 2; }
@@ -46,6 +54,16 @@ DRAW_OFFER_PLY=14
 # The engine's throttle lets a burst through, then about a line every two seconds;
 # the test allows BURST whispers at once and one a second on average.
 BURST=6
+VARIANT=${VARIANT:-blitz}               # the FICS category of the game
+DECLINE=${DECLINE:-}                    # a category offered first, to be declined
+case "$VARIANT" in
+  blitz) xboard_variant="" ;;
+  wild/0) xboard_variant=wildcastle ;;
+  wild/2) xboard_variant=nocastle ;;
+  wild/fr) xboard_variant=fischerandom ;;
+  losers) xboard_variant=losers ;;
+  *) echo "VARIANT must be blitz, wild/0, wild/2, wild/fr or losers" >&2; exit 2 ;;
+esac
 
 check_prerequisites "$1"
 case "$ENGINE_COLOUR" in white|black) ;; *) fail "ENGINE_COLOUR must be white or black" ;; esac
@@ -69,6 +87,7 @@ timeout -k 5 $((SERVER_LIMIT + 10)) python3 "$here/fics_server.py" \
   --opponent "$OPPONENT" --ratings "$OWN_RATING,$OPP_RATING" --engine-colour "$ENGINE_COLOUR" \
   "$computer_flag" --seed "$SEED" --max-plies "$MAX_PLIES" --draw-offer-ply "$DRAW_OFFER_PLY" \
   --hostile-say "$HOSTILE_SAY" --partner-tell "$HOSTILE_PTELL" \
+  --variant "$VARIANT" --decline-first "$DECLINE" \
   >"$SERVER_OUT" 2>&1 &
 server=$!
 for _ in $(seq 100); do [ -s "$PORT_FILE" ] && break; sleep 0.1; done
@@ -80,6 +99,7 @@ printf '%s\nsecret\n' "$OUR_HANDLE" >"$WORK/logon"
 
 echo "engine: $ENGINE (plays $ENGINE_COLOUR as $OUR_HANDLE)"
 echo "server: 127.0.0.1:$PORT, opponent $OPPONENT (computer: $COMPUTER, seed $SEED), limit ${SERVER_LIMIT}s"
+echo "game:   $VARIANT${DECLINE:+ (after a $DECLINE challenge to decline)}"
 echo "files:  $WORK"
 
 # run_zippy OPTION...: run_xboard's counterpart for ICS mode. In ICS mode xboard
@@ -108,6 +128,7 @@ run_zippy() {
 run_zippy \
   -ics -icshost 127.0.0.1 -icsport "$PORT" -xtelnet -icshelper '' -icslogon "$WORK/logon" \
   -zp -zippyTalk false -zippyBughouse 2 \
+  -zippyVariants normal,wildcastle,nocastle,fischerandom,losers,kriegspiel,bughouse \
   -fcp "$ENGINE" -fd "$ENGINE_DIR"
 server_rc=0
 wait "$server" || server_rc=$?
@@ -170,6 +191,16 @@ expect_told() {
 expect_told "ics 127.0.0.1"
 expect_told "name $OPPONENT"
 expect_told "rating $OWN_RATING $OPP_RATING"
+if [ -n "$xboard_variant" ]; then
+  expect_told "variant $xboard_variant"
+elif grep -q '^variant ' <<<"$told_engine"; then
+  problem "the engine was told a variant in a game of chess: $(grep '^variant ' <<<"$told_engine" | head -1)"
+fi
+if [ -n "$DECLINE" ]; then
+  noted | grep -qF "xboard declined the $DECLINE challenge" || problem "xboard did not decline the $DECLINE challenge"
+  received | grep -qE "^\\\$?tell $OPPONENT This computer can't play $DECLINE " \
+    || problem "xboard did not tell the challenger why it declined"
+fi
 if [ "$COMPUTER" = yes ]; then
   expect_told computer
 elif grep -qx computer <<<"$told_engine"; then
@@ -212,7 +243,8 @@ bad=$(sed -E 's/^tellics(noalias)? //' <<<"$engine_tellics" | grep -aiE "$OPPONE
 # handle only where xboard or the greeting puts it.
 bad=$(received | grep -aiE "$HOSTILE_WORDS" || true)
 [ -z "$bad" ] || problem "the opponent's words reached the server:"$'\n'"$bad"
-bad=$(received | grep -ai "$OPPONENT" | grep -avE "^\\\$?(accept|partner) $OPPONENT\$|^\\\$?say Hello $OPPONENT\\b" || true)
+bad=$(received | grep -ai "$OPPONENT" \
+  | grep -avE "^\\\$?(accept|decline|partner) $OPPONENT\$|^\\\$?say Hello $OPPONENT\\b|^\\\$?tell $OPPONENT This computer can't play " || true)
 [ -z "$bad" ] || problem "the opponent's handle in an unexpected line the server received:"$'\n'"$bad"
 
 # ---- 4. the report
@@ -228,7 +260,8 @@ echo "what the engine was told of the opponent:"
 grep -E '^(ics|name|rating|computer|partner|ptell|draw|result) ?' <<<"$told_engine" | sed 's/^/  > /' || true
 echo
 echo "server transcript: $SERVER_LOG (the first 40 lines it received, with seconds since it started):"
-received_at | head -40 | sed 's/^/  | /'
+# sed reads to the end (head would close the pipe early: a SIGPIPE under pipefail).
+received_at | sed -n '1,40s/^/  | /p'
 n_received=$(received | wc -l)
 [ "$n_received" -le 40 ] || echo "  | ... ($n_received lines in all)"
 finish

@@ -161,6 +161,35 @@ fn each_variant_claims_its_own_results() {
     shatranj.send("quit");
 }
 
+#[test]
+fn makruks_count_draws_the_game_and_the_search_knows_it() {
+    // The count (Fairy-Stockfish's FEN form: limit 32 plies, 31 counted) runs
+    // out with White's next move: the claim is a draw.
+    let mut claim = engine_in("makruk");
+    claim.send("force");
+    claim.send("setboard 8/8/8/4k3/8/8/8/R3K3 w - 32 32 60");
+    claim.send("usermove a1a2");
+    let lines = said(&mut claim, 1);
+    assert!(lines.iter().any(|l| l.starts_with("1/2-1/2 {") && l.contains("counting")), "{lines:?}");
+    claim.send("quit");
+    // The same position to search: a rook up, yet no mate in time, so a draw.
+    let mut search = engine_in("makruk");
+    search.send("post");
+    search.send("sd 4");
+    search.send("setboard 8/8/8/4k3/8/8/8/R3K3 w - 32 32 60");
+    search.send("go");
+    let lines = search.read_until(|l| l.starts_with("move "));
+    let (_, score, _) = lines.iter().rev().find_map(|l| common::thinking(l)).expect("a thinking line");
+    assert_eq!(score, 0, "{lines:?}");
+    // With the mate there, the mate comes first.
+    search.send("new");
+    search.send("variant makruk");
+    search.send("setboard 4k3/8/4K3/8/8/8/8/R7 w - 32 32 60");
+    search.send("go");
+    assert_eq!(search.expect_move(), "a1a8");
+    search.send("quit");
+}
+
 fn examples() -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/variants")
 }

@@ -12,7 +12,7 @@ use plugboard_plugin_api::{self as api, BoardPiece, BoardPosition};
 
 use crate::definition::{MAX_KINDS, Variant};
 use crate::moves::{Move, MoveList};
-use crate::position::{FenError, Position, color_of, kind_of};
+use crate::position::{Count, FenError, Position, color_of, kind_of};
 
 impl Position {
     /// The board position a search or an evaluation plugin is handed.
@@ -32,6 +32,8 @@ impl Position {
         board.halfmove_clock = u16::try_from(self.halfmoves()).unwrap_or(u16::MAX);
         board.fullmove_number = self.fullmoves();
         board.set_defined_rights([self.castling_rooks(0), self.castling_rooks(1)], self.en_passant_square());
+        let count = self.count_state();
+        board.set_defined_count(count.limit, count.plies);
         board
     }
 
@@ -73,6 +75,8 @@ impl Position {
             board.halfmove_clock,
             board.fullmove_number,
         )?;
+        let (limit, plies) = board.defined_count();
+        position.set_count(Count { limit, plies });
         Ok(position)
     }
 }

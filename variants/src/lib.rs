@@ -30,7 +30,9 @@ pub mod square;
 
 pub use catalog::{BUILTIN, Catalog};
 pub use definition::ini::DefinitionError;
-pub use definition::rules::Value;
+pub use definition::rules::{Counting, Value};
 pub use definition::{Kind, Variant};
 pub use moves::{Move, MoveList, Special};
-pub use position::{FenError, NullUndo, Outcome, Position, Reason, Undo, color_of, kind_of, piece_code, placement};
+pub use position::{
+    Count, FenError, NullUndo, Outcome, Position, Reason, Undo, color_of, kind_of, piece_code, placement,
+};

@@ -257,6 +257,7 @@ fn game_end(outcome: Outcome, to_move: u8) -> GameEnd {
         (Reason::Extinction, Some(0)) => "White wins: Black has run out of pieces",
         (Reason::Extinction, Some(_)) => "Black wins: White has run out of pieces",
         (Reason::Extinction, None) => "Both sides have run out of pieces",
+        (Reason::Counting, _) => "Draw by the counting rule",
     };
     GameEnd { result: result_text(outcome.winner), reason }
 }

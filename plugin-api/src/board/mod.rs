@@ -219,6 +219,18 @@ impl BoardPosition {
         ([[byte(0), byte(1)], [byte(2), byte(3)]], byte(4))
     }
 
+    /// For [`Variant::DEFINED`](crate::Variant::DEFINED): a counting rule's count
+    /// in progress (makruk's), its limit and the plies counted, both in plies (a
+    /// limit of 0: none running), kept in `reserved32`.
+    pub fn set_defined_count(&mut self, limit: u16, plies: u16) {
+        self.reserved32 = u32::from(limit) | u32::from(plies) << 16;
+    }
+
+    /// The count [`BoardPosition::set_defined_count`] kept: (limit, plies).
+    pub fn defined_count(&self) -> (u16, u16) {
+        (self.reserved32 as u16, (self.reserved32 >> 16) as u16)
+    }
+
     /// Whether `occupied` agrees with `squares` and every piece is on the board.
     pub fn is_consistent(&self) -> bool {
         let mut occupied = [[0u64; 4]; 2];

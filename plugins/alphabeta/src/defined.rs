@@ -37,11 +37,14 @@ where
     let values: Arc<[i32]> = variant.piece_values().into();
     let read = |board: &BoardPosition| {
         Position::from_board_position(variant.clone(), board)
-            .map(|position| Defined { position, values: values.clone() })
+            .map(|position| Defined { position, values: values.clone(), count_live: true })
             .map_err(|error| format!("not a position of {}: {error}", variant.name))
     };
-    let root = read(&request.root)?;
+    let mut root = read(&request.root)?;
     let game_start = read(&request.game_start).ok();
+    // A count already run out at the root is a draw the GUI did not take:
+    // play on for the best result rather than take every move for a draw.
+    root.count_live = !root.position.count_ran_out();
     crate::board::run(request, root, game_start, new_eval, reporter)
 }
 
@@ -50,6 +53,8 @@ where
 pub(crate) struct Defined {
     position: Position,
     values: Arc<[i32]>,
+    /// Whether a count running past its limit ends the game in the search.
+    count_live: bool,
 }
 
 impl TtMove for Move {
@@ -205,6 +210,7 @@ impl Rules for Defined {
 
     fn has_ended(&self) -> bool {
         self.position.immediate_end().is_some()
+            || (self.count_live && self.position.count_ran_out() && !self.position.in_check())
     }
 
     fn repetition_score(_mover_checked: bool, _other_checked: bool, _ply: usize) -> i32 {
@@ -256,7 +262,7 @@ impl Rules for Defined {
 
     fn from_board_of(like: &Defined, board: &BoardPosition) -> Option<Defined> {
         let position = Position::from_board_position(like.variant().clone(), board).ok()?;
-        Some(Defined { position, values: like.values.clone() })
+        Some(Defined { position, values: like.values.clone(), count_live: like.count_live })
     }
 
     fn to_api(m: Move) -> api::Move {

@@ -81,6 +81,23 @@ pub struct Extinction {
     pub opponent_count: u32,
 }
 
+/// The kinds makruk's and ASEAN chess's counting rules weigh (Fairy-Stockfish's
+/// `pawn`, `rook`, `khon`, `knight`), where the variant has them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counted {
+    pub pawn: Option<usize>,
+    pub rook: Option<usize>,
+    pub khon: Option<usize>,
+    pub knight: Option<usize>,
+}
+
+impl Counted {
+    fn of(kinds: &[Kind]) -> Counted {
+        let find = |name: &str| kinds.iter().position(|kind| kind.name == name);
+        Counted { pawn: find("pawn"), rook: find("rook"), khon: find("khon"), knight: find("knight") }
+    }
+}
+
 /// A variant, ready to play.
 #[derive(Clone, Debug)]
 pub struct Variant {
@@ -125,6 +142,8 @@ pub struct Variant {
     pub checkmate_value: Value,
     pub extinction: Option<Extinction>,
     pub counting: Counting,
+    /// The kinds the counting rules weigh, by Fairy-Stockfish's type names.
+    pub counted: Counted,
     pub royal_rule: RoyalRule,
     /// Captured pieces go to their owner's holdings; pawns promote only to a
     /// piece held there, and stay pawns when none is.
@@ -243,6 +262,7 @@ impl Variant {
             checkmate_value: rules.checkmate_value,
             extinction,
             counting: rules.counting_rule,
+            counted: Counted::of(&kinds),
             royal_rule: rules.royal_rule,
             holdings_pool: rules.holdings_pool,
             attack_rays: [attack_rays(&kinds, 0), attack_rays(&kinds, 1)],

@@ -6,8 +6,9 @@
 use std::fmt;
 use std::sync::Arc;
 
-use super::{Position, color_of, kind_of, piece_code};
+use super::{Count, Position, color_of, kind_of, piece_code};
 use crate::definition::Variant;
+use crate::definition::rules::Counting;
 use crate::square::{Square, file_of, rank_of, read_square, square, write_square};
 
 /// A FEN that is not a position of the variant.
@@ -99,6 +100,16 @@ impl Position {
             rest.iter().copied().filter(|word| word.bytes().all(|b| b.is_ascii_digit())).collect();
         let words: Vec<&str> = rest.iter().copied().filter(|word| !word.bytes().all(|b| b.is_ascii_digit())).collect();
         let number = |word: &str| word.parse::<u32>().map_err(|_| FenError(format!("'{word}' is too large a counter")));
+        // Fairy-Stockfish writes a running count as its limit and plies in
+        // place of the en-passant square and the halfmove counter.
+        let counters = if variant.counting != Counting::None && counters.len() >= 3 {
+            let small =
+                |word: &str| word.parse::<u16>().map_err(|_| FenError(format!("'{word}' is too large a count")));
+            position.count = Count { limit: small(counters[0])?, plies: small(counters[1])? };
+            &counters[1..]
+        } else {
+            &counters[..]
+        };
         if let Some(half) = counters.first() {
             position.halfmoves = number(half)?;
         }
@@ -215,9 +226,13 @@ impl Position {
         out.push(' ');
         match self.en_passant {
             Some((passed, _)) => write_square(&mut out, passed, variant.ranks),
+            None if self.count.limit != 0 => out.push_str(&format!("{} {}", self.count.limit, self.count.plies)),
             None => out.push('-'),
         }
-        out.push_str(&format!(" {} {}", self.halfmoves, self.fullmoves));
+        if self.count.limit == 0 || self.en_passant.is_some() {
+            out.push_str(&format!(" {}", self.halfmoves));
+        }
+        out.push_str(&format!(" {}", self.fullmoves));
         out
     }
 

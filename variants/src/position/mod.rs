@@ -2,6 +2,7 @@
 //! en-passant rights, the clocks; playing and taking back moves in place.
 
 mod attacks;
+mod counting;
 mod fen;
 mod movegen;
 mod notation;
@@ -14,9 +15,11 @@ pub use outcome::{Outcome, Reason};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU8, Ordering};
 
+use crate::definition::rules::Counting;
 use crate::definition::{MAX_KINDS, Variant};
 use crate::moves::{Move, Special};
 use crate::square::{Square, SquareSet, file_of, rank_of, square};
+pub use counting::Count;
 
 /// A piece code: kind + 1 in the low seven bits, colour in the high one, as
 /// the plugin API's `BoardPiece`; 0 is an empty square.
@@ -48,6 +51,7 @@ pub struct Undo {
     castling: [[Option<Square>; 2]; 2],
     en_passant: Option<(Square, Square)>,
     halfmoves: u32,
+    count: Count,
     hand_taken: Option<usize>,
     /// The captured piece went to its owner's holdings.
     captured_held: bool,
@@ -93,6 +97,8 @@ pub struct Position {
     en_passant: Option<(Square, Square)>,
     halfmoves: u32,
     fullmoves: u32,
+    /// Makruk's count: its limit in plies (0: none running) and the plies counted.
+    count: Count,
     /// The Zobrist key of the pieces alone; [`Position::hash`] adds the rest.
     piece_key: u64,
     check: CheckMemo,
@@ -110,6 +116,7 @@ impl PartialEq for Position {
             && self.en_passant == other.en_passant
             && self.halfmoves == other.halfmoves
             && self.fullmoves == other.fullmoves
+            && self.count == other.count
     }
 }
 
@@ -120,6 +127,7 @@ impl Eq for Position {}
 pub struct NullUndo {
     en_passant: Option<(Square, Square)>,
     halfmoves: u32,
+    count: Count,
 }
 
 impl Position {
@@ -138,6 +146,7 @@ impl Position {
             en_passant: None,
             halfmoves: 0,
             fullmoves: 1,
+            count: Count::default(),
             piece_key: 0,
             check: CheckMemo::default(),
         }
@@ -171,8 +180,9 @@ impl Position {
 
     /// Passes the move to the other side (a search's null move).
     pub fn play_null(&mut self) -> NullUndo {
-        let undo = NullUndo { en_passant: self.en_passant.take(), halfmoves: self.halfmoves };
+        let undo = NullUndo { en_passant: self.en_passant.take(), halfmoves: self.halfmoves, count: self.count };
         self.halfmoves += 1;
+        self.count.tick();
         self.turn ^= 1;
         self.check.forget();
         undo
@@ -184,6 +194,7 @@ impl Position {
         self.check.forget();
         self.en_passant = undo.en_passant;
         self.halfmoves = undo.halfmoves;
+        self.count = undo.count;
     }
 
     /// Whether the pieces (and hands) stand as in `other`, whoever is to move.
@@ -369,6 +380,7 @@ impl Position {
             castling: self.castling,
             en_passant: self.en_passant,
             halfmoves: self.halfmoves,
+            count: self.count,
             hand_taken: None,
             captured_held: false,
         };
@@ -423,6 +435,10 @@ impl Position {
         }
         self.turn ^= 1;
         self.check.forget();
+        if self.variant.counting != Counting::None {
+            let captured = (undo.captured != 0).then(|| kind_of(undo.captured));
+            self.update_count(captured, m.promotion_kind().is_some());
+        }
         undo
     }
 
@@ -468,5 +484,6 @@ impl Position {
         self.castling = undo.castling;
         self.en_passant = undo.en_passant;
         self.halfmoves = undo.halfmoves;
+        self.count = undo.count;
     }
 }

@@ -1,7 +1,7 @@
 //! How a game of a variant ends on the board: checkmate and stalemate with the
 //! values the variant gives them, and a side's pieces run out (bare king in
-//! shatranj, all pieces lost in losers). Repetition and move counts need the
-//! game's history and are the host's to judge.
+//! shatranj, all pieces lost in losers), makruk's count run out. Repetition
+//! and move counts need the game's history and are the host's to judge.
 
 use super::Position;
 use crate::definition::rules::Value;
@@ -14,6 +14,8 @@ pub enum Reason {
     Stalemate,
     /// A side ran out of the pieces the variant counts (bare king, all pieces lost).
     Extinction,
+    /// Makruk's count ran past its limit.
+    Counting,
 }
 
 /// The end of a game: the winner (0 first player, 1 second; `None` a draw) and why.
@@ -83,7 +85,7 @@ impl Position {
         let mut moves = MoveList::new();
         self.legal_moves(&mut moves);
         if !moves.is_empty() {
-            return None;
+            return self.count_ran_out().then_some(Outcome { winner: None, reason: Reason::Counting });
         }
         let side = self.turn;
         Some(if self.in_check() {

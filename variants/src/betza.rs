@@ -55,6 +55,42 @@ pub struct Ray {
     pub lame_ways: u8,
 }
 
+/// Adds `way`, the squares one more way to `ray`'s square passes (none: a
+/// leap nothing blocks), to the ways `ray` already has. A leap nothing blocks
+/// needs no ways; ways of different lengths are kept together by repeating
+/// the last square of the shorter, which asks nothing more of it.
+fn add_way(ray: &mut Ray, way: &[(i8, i8)]) -> Result<(), String> {
+    if ray.lame_ways == 0 {
+        return Ok(());
+    }
+    if way.is_empty() {
+        (ray.lame_ways, ray.lame_len) = (0, 0);
+        return Ok(());
+    }
+    let len = usize::from(ray.lame_len).max(way.len());
+    let padded = |squares: &[(i8, i8)]| {
+        let mut out = [(0i8, 0i8); 2];
+        for (index, slot) in out.iter_mut().enumerate().take(len) {
+            *slot = squares[index.min(squares.len() - 1)];
+        }
+        out
+    };
+    let mut ways: Vec<[(i8, i8); 2]> = ray.lame_ways().map(padded).collect();
+    let new = padded(way);
+    if !ways.contains(&new) {
+        if ways.len() == MAX_PATHS {
+            return Err(format!("more than {MAX_PATHS} ways to one square"));
+        }
+        ways.push(new);
+    }
+    for (slot, way) in ray.lame.iter_mut().zip(&ways) {
+        *slot = *way;
+    }
+    ray.lame_ways = ways.len() as u8;
+    ray.lame_len = len as u8;
+    Ok(())
+}
+
 /// The most ways a leap of legs may take to one square: the falcon has three.
 pub const MAX_PATHS: usize = 3;
 
@@ -258,18 +294,11 @@ fn leg_rays(atom: char, legs: &[(Vec<String>, u8)], wraps: bool, rays: &mut Vec<
         }
         // Ways to one square from several groups of legs (the falcon's four) are one leap.
         let same_leap = |ray: &&mut Ray| {
-            (ray.df, ray.dr, ray.modes, ray.wraps, ray.lame_len) == (df, dr, modes, wraps, lame_len)
-                && ray.lame_ways > 0
+            (ray.df, ray.dr, ray.range, ray.modes, ray.hop, ray.initial, ray.wraps)
+                == (df, dr, 1, modes, Hop::No, false, wraps)
         };
         match rays.iter_mut().find(same_leap) {
-            Some(ray) if ray.lame[..usize::from(ray.lame_ways)].contains(&squares) => {}
-            Some(ray) if usize::from(ray.lame_ways) == MAX_PATHS => {
-                return Err(format!("more than {MAX_PATHS} ways to one square"));
-            }
-            Some(ray) => {
-                ray.lame[usize::from(ray.lame_ways)] = squares;
-                ray.lame_ways += 1;
-            }
+            Some(ray) => add_way(ray, &squares[..usize::from(lame_len)])?,
             None => rays.push(Ray {
                 df,
                 dr,
@@ -387,14 +416,22 @@ pub fn parse(notation: &str) -> Result<Vec<Ray>, BetzaError> {
                     }
                     for ((df, dr), tags) in images(a, b) {
                         let chosen = words.is_empty() || tags.iter().any(|tag| words.iter().any(|word| word == tag));
-                        let duplicate = rays.iter().any(|ray| {
-                            (ray.df, ray.dr, ray.range, ray.modes, ray.hop, ray.initial)
-                                == (df, dr, range, modes_here, hop, initial)
-                        });
-                        if !chosen || duplicate {
+                        if !chosen {
                             continue;
                         }
                         let (lame_squares, lame_len) = if lame { lame_path(df, dr) } else { ([(0, 0); 2], 0) };
+                        let same = rays.iter_mut().find(|ray| {
+                            (ray.df, ray.dr, ray.range, ray.modes, ray.hop, ray.initial)
+                                == (df, dr, range, modes_here, hop, initial)
+                        });
+                        if let Some(ray) = same {
+                            // A leap to a square already reached: one more way to it
+                            // (`n` after legs joined by `a`), or none needed.
+                            if range == 1 && hop == Hop::No {
+                                add_way(ray, &lame_squares[..usize::from(lame_len)]).map_err(fail)?;
+                            }
+                            continue;
+                        }
                         rays.push(Ray {
                             df,
                             dr,
@@ -470,6 +507,25 @@ mod tests {
         let zebra = parse("nZ").unwrap();
         assert!(zebra.iter().any(|ray| (ray.df, ray.dr) == (2, 3) && ray.lame_path() == [(0, 1), (1, 2)]));
         assert!(parse("oK").unwrap().iter().all(|ray| ray.wraps));
+    }
+
+    #[test]
+    fn leaps_to_one_square_written_twice_keep_every_way() {
+        // A leap nothing blocks wins over a lame one, in either order.
+        for notation in ["NWnN", "nNWN"] {
+            let rays = parse(notation).unwrap();
+            assert_eq!(rays.len(), 12, "{notation}");
+            assert!(rays.iter().all(|ray| ray.lame_ways == 0), "{notation}: {rays:?}");
+        }
+        // Three single steps (on, on, aside) and the horse's one step to the
+        // same knight square are two ways to it; the shorter is padded with its
+        // own square, so the square beside the start alone must be empty.
+        let rays = parse("afasWnN").unwrap();
+        let ray = rays.iter().find(|ray| (ray.df, ray.dr) == (1, 2)).unwrap();
+        assert_eq!((ray.lame_ways, ray.lame_len), (2, 2), "{ray:?}");
+        let ways: Vec<&[(i8, i8)]> = ray.lame_ways().collect();
+        assert!(ways.contains(&&[(0, 1), (0, 2)][..]) && ways.contains(&&[(0, 1), (0, 1)][..]), "{ways:?}");
+        assert_eq!(rays.iter().filter(|ray| (ray.df, ray.dr) == (1, 2)).count(), 1);
     }
 
     #[test]

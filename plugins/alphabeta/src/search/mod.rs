@@ -2,15 +2,18 @@
 //!
 //! One [`Searcher`] runs one search on one thread. It is generic over the
 //! [`Evaluation`] so plugin and statically linked evaluations share this code.
-//! This file holds the search below the root; [`root`] deepens and reports,
-//! and [`threads`] runs several searchers at once (lazy SMP).
+//! This file holds the search below the root, [`quiescence`] the capture
+//! search below its horizon and [`node`] what a node carries; [`root`] deepens
+//! and reports, and [`threads`] runs several searchers at once (lazy SMP).
 
+mod node;
+mod quiescence;
 mod root;
 mod threads;
 
 use std::time::{Duration, Instant};
 
-use cozy_chess::{Board, Move, Piece};
+use cozy_chess::{Board, Move};
 use plugboard_plugin_api::{
     Bound, Reporter, SearchControl, SearchOutcome, SearchRequest, TablebaseProbe, Wdl, abi_stable::std_types::ROption,
 };
@@ -18,11 +21,12 @@ use plugboard_plugin_api::{
 use crate::{
     convert::{board_to_position, move_from_cozy, move_to_cozy, position_to_board},
     eval::{self, Evaluation, SearchEval},
-    ordering::{self, Heuristics, Refutations, ScoredMove},
+    ordering::{self, Heuristics, ScoredMove},
     repetition::{self, Replay},
     score::{DRAW, INFINITY, MATE, MAX_PLY, TABLEBASE_BOUND, TABLEBASE_WIN},
-    tt::{TranspositionTable, TtEntry, with_shared_table},
+    tt::{TranspositionTable, with_shared_table},
 };
+use node::{Node, bound_of, has_pieces, late_move_reduction};
 use threads::{NODE_BATCH, Team};
 
 /// How often, in nodes, the clock and the stop flag are read: every 128 nodes
@@ -496,89 +500,6 @@ impl<'a, E: Evaluation> Searcher<'a, E> {
         best_score
     }
 
-    /// Resolves captures (and queen promotions) until the position is quiet, so
-    /// the evaluation never sees a piece hanging mid-exchange. Captures that lose
-    /// material are left out: the side to move would rather stand pat.
-    fn quiescence(&mut self, board: &Board, mut alpha: i32, beta: i32, ply: usize) -> i32 {
-        self.pv_len[ply] = 0;
-        if self.tick(ply) {
-            return 0;
-        }
-        if ply >= MAX_PLY - 1 {
-            return self.evaluate(board);
-        }
-        let in_check = !board.checkers().is_empty();
-        let key = board.hash();
-        let entry = self.tt.probe(key, ply);
-        if let Some(entry) = entry
-            && beta - alpha == 1
-            && entry.cuts(alpha, beta)
-        {
-            return entry.score;
-        }
-        let original_alpha = alpha;
-        let mut best_score = -INFINITY;
-        let mut static_eval = None;
-        if !in_check {
-            // Standing pat: the side to move need not capture.
-            let eval = match entry.and_then(|e| e.eval) {
-                Some(eval) => eval,
-                None => self.evaluate(board),
-            };
-            if self.stopped {
-                return 0;
-            }
-            static_eval = Some(eval);
-            best_score = eval;
-            if best_score >= beta {
-                if entry.is_none() {
-                    self.tt.store(key, None::<Move>, best_score, 0, Bound::Lower, ply, static_eval);
-                }
-                return best_score;
-            }
-            alpha = alpha.max(best_score);
-        }
-        let mut moves = std::mem::take(&mut self.move_lists[ply]);
-        // In check every evasion counts, or a mate would pass for a quiet position.
-        let hash_move = entry.and_then(|e| e.mv);
-        ordering::generate(board, !in_check, hash_move, Refutations::default(), &self.heuristics, &mut moves);
-        if in_check && moves.is_empty() {
-            self.move_lists[ply] = moves;
-            return -MATE + ply as i32;
-        }
-        let mut best_move = None;
-        for index in 0..moves.len() {
-            let mv = ordering::pick(&mut moves, index);
-            // Moves come best first, and the losing captures last.
-            if !in_check && moves[index].score < ordering::GOOD_TACTICAL {
-                break;
-            }
-            let mut child = board.clone();
-            child.play_unchecked(mv);
-            self.make(mv, &child);
-            let score = -self.quiescence(&child, -beta, -alpha, ply + 1);
-            self.unmake();
-            if self.stopped {
-                self.move_lists[ply] = moves;
-                return 0;
-            }
-            if score > best_score {
-                best_score = score;
-                if score > alpha {
-                    alpha = score;
-                    best_move = Some(mv);
-                    if score >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        self.move_lists[ply] = moves;
-        let bound = bound_of(best_score, original_alpha, beta);
-        self.tt.store(key, best_move, best_score, 0, bound, ply, static_eval);
-        best_score
-    }
-
     /// Counts a node and decides whether to stop; the clock and the stop flag
     /// are read every `CHECK_EVERY` nodes, which keeps the reaction well under 1 ms,
     /// and in a parallel search the team's count and stop every `NODE_BATCH`.
@@ -658,85 +579,12 @@ impl<'a, E: Evaluation> Searcher<'a, E> {
     }
 }
 
-/// What [`Searcher::negamax`] hands its move loop.
-#[derive(Clone, Copy)]
-struct Node {
-    depth: i32,
-    alpha: i32,
-    beta: i32,
-    ply: usize,
-    in_check: bool,
-    pv_node: bool,
-    static_eval: Option<i32>,
-    /// The static evaluation, or a stored score that bounds it better.
-    eval: i32,
-    improving: bool,
-    refutations: Refutations,
-}
-
-impl TtEntry {
-    /// Whether the stored bound settles a search with this window.
-    fn cuts(&self, alpha: i32, beta: i32) -> bool {
-        match self.bound {
-            Bound::Exact => true,
-            Bound::Lower => self.score >= beta,
-            Bound::Upper => self.score <= alpha,
-        }
-    }
-
-    /// Whether the stored score says more about the position than `eval` does.
-    fn bounds_better(&self, eval: i32) -> bool {
-        match self.bound {
-            Bound::Exact => true,
-            Bound::Lower => self.score > eval,
-            Bound::Upper => self.score < eval,
-        }
-    }
-}
-
-/// How many plies a late quiet move is searched shallower: more the deeper the
-/// node and the later the move (moves counted from 0).
-fn late_move_reduction(depth: i32, moves_searched: usize) -> i32 {
-    static TABLE: std::sync::OnceLock<[[u8; 64]; 64]> = std::sync::OnceLock::new();
-    let table = TABLE.get_or_init(|| {
-        let mut table = [[0; 64]; 64];
-        for (depth, row) in table.iter_mut().enumerate().skip(1) {
-            for (moves, cell) in row.iter_mut().enumerate().skip(1) {
-                *cell = (0.75 + (depth as f64).ln() * (moves as f64).ln() / 2.25) as u8;
-            }
-        }
-        table
-    });
-    i32::from(table[depth.clamp(0, 63) as usize][moves_searched.min(63)])
-}
-
 /// Whether either side may still castle; the tables know no castling.
 fn has_castling_rights(board: &Board) -> bool {
     [cozy_chess::Color::White, cozy_chess::Color::Black].into_iter().any(|color| {
         let rights = board.castle_rights(color);
         rights.short.is_some() || rights.long.is_some()
     })
-}
-
-/// Whether the side to move has anything besides pawns and king.
-fn has_pieces(board: &Board) -> bool {
-    let us = board.colors(board.side_to_move());
-    let pieces = board.pieces(Piece::Knight)
-        | board.pieces(Piece::Bishop)
-        | board.pieces(Piece::Rook)
-        | board.pieces(Piece::Queen);
-    !(us & pieces).is_empty()
-}
-
-/// What a search window's result says about the true score.
-fn bound_of(score: i32, alpha: i32, beta: i32) -> Bound {
-    if score >= beta {
-        Bound::Lower
-    } else if score > alpha {
-        Bound::Exact
-    } else {
-        Bound::Upper
-    }
 }
 
 impl Replay for Board {

@@ -9,7 +9,7 @@ use plugboard_plugin_api::{
     abi_stable::std_types::{ROption, RSlice},
 };
 
-use super::{ASPIRATION_WINDOW, PROGRESS_INTERVAL_MS, Searcher, bound_of};
+use super::{ASPIRATION_WINDOW, PROGRESS_INTERVAL_MS, Searcher, node::bound_of};
 use crate::{
     convert::{board_to_position, move_from_cozy},
     eval::Evaluation,

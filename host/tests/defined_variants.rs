@@ -142,6 +142,18 @@ fn the_size_prefix_names_a_variant_at_its_own_size_only() {
 }
 
 #[test]
+fn piece_lines_are_written_in_the_order_xboard_reads() {
+    // xboard reads an XBetza leg's directions before its modes: the berolina
+    // pawn as Fairy-Stockfish writes it (`mfFcfeWimfnA`) would move to every
+    // diagonal and take on every side there, and xboard would refuse king
+    // moves beside it.
+    let mut engine = engine_in("berolina");
+    let lines = said(&mut engine, 1);
+    assert!(lines.contains(&"piece P& fmFfceWifmnA".to_owned()), "{lines:?}");
+    engine.send("quit");
+}
+
+#[test]
 fn each_variant_claims_its_own_results() {
     // Losers: White gives away its last man and wins.
     let mut losers = engine_in("losers");

@@ -55,6 +55,36 @@ pub struct Ray {
     pub lame_ways: u8,
 }
 
+/// `notation` in the order xboard's XBetza reader needs: in each leg, `i`
+/// first, then the directions, then the modes in xboard's order (`m c d e t p
+/// g o y n j`). Fairy-Stockfish reads its modifiers in any order; xboard reads
+/// the directions first and stops at the first letter out of place, so it takes
+/// Fairy-Stockfish's berolina pawn `mfFcfeWimfnA` for one that moves to every
+/// diagonal and takes on every side, and refuses king moves next to it.
+#[must_use]
+pub fn xboard_order(notation: &str) -> String {
+    const MODES: &str = "mcdetpgoynj";
+    fn flush(leg: &mut String, out: &mut String) {
+        out.extend(leg.chars().filter(|&c| c == 'i'));
+        out.extend(leg.chars().filter(|&c| c != 'i' && !MODES.contains(c)));
+        let mut modes: Vec<char> = leg.chars().filter(|&c| MODES.contains(c)).collect();
+        modes.sort_by_key(|&c| MODES.find(c));
+        out.extend(modes);
+        leg.clear();
+    }
+    let (mut out, mut leg) = (String::new(), String::new());
+    for c in notation.chars() {
+        if c.is_ascii_lowercase() && c != 'a' {
+            leg.push(c);
+        } else {
+            flush(&mut leg, &mut out);
+            out.push(c);
+        }
+    }
+    flush(&mut leg, &mut out);
+    out
+}
+
 /// Adds `way`, the squares one more way to `ray`'s square passes (none: a
 /// leap nothing blocks), to the ways `ray` already has. A leap nothing blocks
 /// needs no ways; ways of different lengths are kept together by repeating
@@ -507,6 +537,19 @@ mod tests {
         let zebra = parse("nZ").unwrap();
         assert!(zebra.iter().any(|ray| (ray.df, ray.dr) == (2, 3) && ray.lame_path() == [(0, 1), (1, 2)]));
         assert!(parse("oK").unwrap().iter().all(|ray| ray.wraps));
+    }
+
+    #[test]
+    fn xboard_reads_directions_before_modes() {
+        // Fairy-Max's own berolina pawn, which xboard reads as meant.
+        assert_eq!(xboard_order("mfFcfeWimfnA"), "fmFfceWifmnA");
+        assert_eq!(xboard_order("fmFfceWifmnA"), "fmFfceWifmnA");
+        assert_eq!(xboard_order("mRcpR"), "mRcpR");
+        assert_eq!(xboard_order("aflafrKafraflKafafsKafsafK"), "aflafrKafraflKafafsKafsafK");
+        assert_eq!(xboard_order("nfcN"), "fcnN");
+        assert_eq!(xboard_order("oRW4"), "oRW4");
+        // Both read the same moves.
+        assert_eq!(parse("mfFcfeWimfnA").unwrap(), parse(&xboard_order("mfFcfeWimfnA")).unwrap());
     }
 
     #[test]

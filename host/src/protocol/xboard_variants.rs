@@ -6,7 +6,7 @@
 //! inherits, and a `piece` line in Betza notation for every piece whose moves
 //! xboard cannot know, so that it draws, checks and referees the game.
 
-use plugboard_variants::{Variant, definition::pieces::predefined_moves};
+use plugboard_variants::{Variant, betza, definition::pieces::predefined_moves};
 
 /// The variants xboard 4.9.1 knows by name.
 const KNOWN_TO_XBOARD: [&str; 37] = [
@@ -176,6 +176,6 @@ pub fn pieces(variant: &Variant) -> Vec<String> {
         .kinds
         .iter()
         .filter(|kind| !known || own_moves(kind))
-        .map(|kind| format!("{}& {}", kind.letter.to_ascii_uppercase(), kind.betza))
+        .map(|kind| format!("{}& {}", kind.letter.to_ascii_uppercase(), betza::xboard_order(&kind.betza)))
         .collect()
 }

@@ -31,11 +31,8 @@ EXAMPLES=$(realpath -e -- "$(dirname -- "$0")/../../examples/variants")
 
 # VARIANT OPPONENT [xboard options]: the opponent is a /usr/games engine, or "self".
 # Losers: xboard's claim test scores a mate the FIDE way (the note's §2.3).
-# Not berolina: xboard 4.9.1 refuses the en-passant capture of a pawn that has
-# stepped twice diagonally (g7e5 passing f6, then f5f6 taking it), which
-# Fairy-Stockfish's rules and published perft counts (variants/tests/perft.rs)
-# allow; Fairy-Max defines the same pawn, so either engine would forfeit there.
 GAMES='capablanca fairymax
+berolina fairymax
 gothic fairymax
 janus fairymax
 falcon fairymax

@@ -132,8 +132,8 @@ impl FairyEval {
         FairyEval { files, ranks, kinds: variant.kinds.len(), table, royal, full_material, values, bare_king_loses }
     }
 
-    /// The ending's knowledge: with one side well ahead and the other nearly
-    /// out of men, drive the lone king to the edge with the winner's king
+    /// The ending's knowledge: with one side well ahead and the other down to
+    /// one man or none, drive the lone king to the edge with the winner's king
     /// beside it (the mate a short search does not see), and where a bare king
     /// loses, trade the other side's last men off.
     fn ending(&self, material: [i32; 2], men: [u32; 2], royal_at: [Option<u8>; 2]) -> i32 {
@@ -144,8 +144,9 @@ impl FairyEval {
             score += BARING.get(men[behind] as usize).copied().unwrap_or(0);
         }
         let lead = material[ahead] - material[behind];
-        if let (true, Some(winner), Some(loser)) =
-            (lead >= 250 && material[behind] * 8 <= self.full_material, royal_at[ahead], royal_at[behind])
+        // Only against a king left with one man at most: with more, a king that
+        // walks up to the other is walked into a mate (makruk's rook and met).
+        if let (true, Some(winner), Some(loser)) = (lead >= 250 && men[behind] <= 1, royal_at[ahead], royal_at[behind])
         {
             score += 8 * centre_distance(loser, self.files, self.ranks) - 6 * king_distance(winner, loser);
         }

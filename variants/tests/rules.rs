@@ -127,6 +127,18 @@ fn moves_are_written_as_cecp_writes_them() {
     assert!(moves.iter().all(|&m| !m.is_castle() || crc.move_text(m).starts_with("O-O")));
     assert_eq!(grand.parse_move("e2e4x"), Err("not a move"));
     assert_eq!(grand.parse_move("k1k2"), Err("not a move"));
+    // A grand pawn may stay one on its eighth and ninth ranks: xboard writes
+    // that with the pawn's letter (with none it would promote to a queen), and
+    // so does the engine; both forms are read.
+    let mut zone = position("grand", "r8r/1nbqkcabn1/10/4P5/10/10/10/10/1NBQKCABN1/R8R w - - 0 1");
+    let stay = zone.parse_move("e6e7p").unwrap();
+    assert_eq!(stay.promotion_kind(), None);
+    assert_eq!(zone.parse_move("e6e7"), Ok(stay));
+    assert_eq!(zone.move_text(stay), "e6e7p");
+    let mut outside = position("grand", "r8r/1nbqkcabn1/10/10/4P5/10/10/10/1NBQKCABN1/R8R w - - 0 1");
+    let step = outside.parse_move("e5e6").unwrap();
+    assert_eq!(outside.move_text(step), "e5e6");
+    assert_eq!(outside.parse_move("e5e6p"), Err("not legal in this position"));
 }
 
 #[test]

@@ -1,8 +1,9 @@
 //! Moves as CECP writes them on any board: `e2e4`, `a7a8q` (the promotion's
-//! letter), `d12d11`, `e0e1` on ten ranks; castling as the king's move, or
-//! `O-O`/`O-O-O` where xboard writes it so (Chess960-style variants).
+//! letter), `e6e7p` (a pawn in its zone that stays one, as xboard writes it),
+//! `d12d11`, `e0e1` on ten ranks; castling as the king's move, or `O-O`/`O-O-O`
+//! where xboard writes it so (Chess960-style variants).
 
-use super::Position;
+use super::{Position, color_of, kind_of};
 use crate::moves::{Move, MoveList, Special};
 use crate::square::{file_of, read_square, write_square};
 
@@ -21,8 +22,22 @@ impl Position {
         write_square(&mut text, m.to, variant.ranks);
         if let Some(kind) = m.promotion_kind() {
             text.push(variant.kinds[kind].letter);
+        } else if self.defers_promotion(m) {
+            // xboard takes a pawn's move into its zone with no letter for a
+            // promotion to its default piece; the pawn's own letter keeps it.
+            text.push(variant.kinds[kind_of(self.piece_at(m.from))].letter);
         }
         text
+    }
+
+    /// Whether `m` takes a pawn into its promotion zone without promoting
+    /// (grand's pawn on the eighth or ninth rank).
+    fn defers_promotion(&self, m: Move) -> bool {
+        let code = self.piece_at(m.from);
+        let color = usize::from(color_of(code));
+        code != 0
+            && self.variant.promotion_pawns[color] >> kind_of(code) & 1 != 0
+            && self.variant.promotion_region[color].contains(m.to)
     }
 
     /// The legal move `text` names; `Err` says why there is none.
@@ -66,9 +81,13 @@ impl Position {
             [letter] => Some(variant.kind_of_letter(char::from(*letter)).ok_or("not a move")?),
             _ => return Err("not a move"),
         };
-        Ok(Box::new(move |_, m: Move| {
+        Ok(Box::new(move |position: &Position, m: Move| {
             let castle_by_rook = matches!(m.special, Special::Castle { rook } if rook == to);
-            m.from == from && (m.to == to || castle_by_rook) && m.promotion_kind() == promotion
+            // A pawn's own letter, as xboard writes a promotion deferred.
+            let stays = m.promotion_kind().is_none()
+                && promotion == Some(kind_of(position.piece_at(m.from)))
+                && position.defers_promotion(m);
+            m.from == from && (m.to == to || castle_by_rook) && (m.promotion_kind() == promotion || stays)
         }))
     }
 

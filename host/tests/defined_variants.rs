@@ -175,14 +175,29 @@ fn each_variant_claims_its_own_results() {
 
 #[test]
 fn makruks_count_draws_the_game_and_the_search_knows_it() {
-    // The count (Fairy-Stockfish's FEN form: limit 32 plies, 31 counted) runs
-    // out with White's next move: the claim is a draw.
+    // The count (Fairy-Stockfish's FEN form: limit 32 plies, all counted) runs
+    // out with White's next move. xboard keeps no count and would call a claim
+    // false, so the draw is offered before the move, and no result is claimed.
+    let mut offer = engine_in("makruk");
+    offer.send("setboard 8/8/8/4k3/8/8/8/R3K3 w - 32 32 60");
+    offer.send("sd 3");
+    offer.send("go");
+    let lines = offer.read_until(|l| l.starts_with("move "));
+    let offered = lines.iter().position(|l| l == "offer draw").expect("a draw offered");
+    assert_eq!(offered, lines.len() - 2, "offered just before the move: {lines:?}");
+    assert!(!lines.iter().any(|l| is_result(l)), "{lines:?}");
+    // The opponent's reply does not offer again, nor end the game.
+    offer.send("usermove e5d4");
+    let lines = offer.read_until(|l| l.starts_with("move "));
+    assert!(!lines.iter().any(|l| l == "offer draw" || is_result(l)), "{lines:?}");
+    offer.send("quit");
+    // In force mode, the count run out ends nothing either.
     let mut claim = engine_in("makruk");
     claim.send("force");
     claim.send("setboard 8/8/8/4k3/8/8/8/R3K3 w - 32 32 60");
     claim.send("usermove a1a2");
     let lines = said(&mut claim, 1);
-    assert!(lines.iter().any(|l| l.starts_with("1/2-1/2 {") && l.contains("counting")), "{lines:?}");
+    assert!(!lines.iter().any(|l| is_result(l)), "{lines:?}");
     claim.send("quit");
     // The same position to search: a rook up, yet no mate in time, so a draw.
     let mut search = engine_in("makruk");

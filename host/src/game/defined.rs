@@ -143,10 +143,13 @@ impl DefinedGame {
     }
 
     /// The result the rules give the current position, if the game is over.
+    /// A count run out is no result to claim: xboard knows no counting rule and
+    /// would call the claim false, so the draw is offered instead
+    /// ([`DefinedGame::claimable_after`]).
     pub fn claim(&self) -> Option<GameEnd> {
         let mut position = self.position().clone();
         let variant = position.variant().clone();
-        if let Some(outcome) = position.outcome() {
+        if let Some(outcome) = position.outcome().filter(|outcome| outcome.reason != Reason::Counting) {
             return Some(game_end(outcome, position.turn()));
         }
         if variant.n_fold_rule > 0 && self.repetitions() >= variant.n_fold_rule as usize {
@@ -156,6 +159,18 @@ impl DefinedGame {
             return Some(GameEnd { result: "1/2-1/2", reason: "move-count rule" });
         }
         None
+    }
+
+    /// Whether our move `m` comes just as the count has run out (by it, or by
+    /// the opponent's move before it): the draw the counting rule gives is
+    /// offered with `offer draw` before the move, once.
+    pub fn claimable_after(&self, m: Move) -> bool {
+        let current = self.position();
+        let mut after = current.clone();
+        after.play(m);
+        let before_last = self.positions.len().checked_sub(2).map(|index| &self.positions[index]);
+        (after.count_ran_out() && !current.count_ran_out())
+            || (current.count_ran_out() && before_last.is_some_and(|position| !position.count_ran_out()))
     }
 
     /// `highlight` for a piece lifted from `square`: its legal destinations.

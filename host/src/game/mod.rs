@@ -375,6 +375,8 @@ impl Game {
     pub fn claimable_after(&self, m: GameMove) -> bool {
         match (&self.rules, m) {
             (Rules::Chess(game), GameMove::Chess(m)) => game.claimable_after(m),
+            // Makruk's count, which xboard does not keep.
+            (Rules::Defined(game), GameMove::Defined(m)) => game.claimable_after(m),
             // Xiangqi repetitions are xboard's to adjudicate, never ours to claim.
             _ => false,
         }

@@ -52,6 +52,8 @@ pub struct FairyEval {
     values: Vec<i32>,
     /// A side left with its king alone loses (shatranj's bare king).
     bare_king_loses: bool,
+    /// Losing every man wins (losers): material counts against its owner.
+    losing_all_wins: bool,
 }
 
 /// What the side ahead gains as the other side's men (pawns included) run
@@ -129,7 +131,19 @@ impl FairyEval {
         let bare_king_loses = variant
             .extinction
             .is_some_and(|rule| rule.all_pieces && rule.count <= 1 && rule.value == plugboard_variants::Value::Loss);
-        FairyEval { files, ranks, kinds: variant.kinds.len(), table, royal, full_material, values, bare_king_loses }
+        let losing_all_wins =
+            variant.extinction.is_some_and(|rule| rule.all_pieces && rule.value == plugboard_variants::Value::Win);
+        FairyEval {
+            files,
+            ranks,
+            kinds: variant.kinds.len(),
+            table,
+            royal,
+            full_material,
+            values,
+            bare_king_loses,
+            losing_all_wins,
+        }
     }
 
     /// The ending's knowledge: with one side well ahead and the other down to
@@ -185,6 +199,12 @@ impl BoardEvaluate for FairyEval {
         }
         // The royal piece's shelter counts as much as the board is full.
         let fullness = ((material[0] + material[1]) * 100 / self.full_material).clamp(0, 100);
+        if self.losing_all_wins {
+            // Every man is one more to give away; no king hunt where being mated wins.
+            let white = material[1] - material[0] + placement[0] - placement[1];
+            let tempo = 10;
+            return if position.side_to_move == 0 { white + tempo } else { -white + tempo };
+        }
         let score = |color: usize| material[color] + placement[color] + royal_rank[color] * fullness / 100;
         let white = score(0) - score(1) + self.ending(material, men, royal_at);
         let tempo = 10;
@@ -244,6 +264,14 @@ mod tests {
         let one_left = evaluate("makruk", "3k4/8/8/3m4/8/3M4/8/R2K4 w - - 0 1");
         let none_left = evaluate("makruk", "3k4/8/8/8/8/8/8/R2K4 w - - 0 1");
         assert!((none_left - one_left).abs() < 60, "{none_left} vs {one_left}");
+    }
+
+    #[test]
+    fn in_losers_every_man_is_one_more_to_give_away() {
+        let fewer = evaluate("losers", "4k3/pppppppp/8/8/8/8/4P3/4K3 w - - 0 1");
+        let more = evaluate("losers", "4k3/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1");
+        assert!(fewer > more + 1000, "{fewer} vs {more}");
+        assert!(fewer > 300, "White has given almost everything away: {fewer}");
     }
 
     #[test]

@@ -197,16 +197,15 @@ impl BoardEvaluate for FairyEval {
                 material[usize::from(color)] += i32::from(count) * self.values[kind];
             }
         }
-        // The royal piece's shelter counts as much as the board is full.
-        let fullness = ((material[0] + material[1]) * 100 / self.full_material).clamp(0, 100);
-        if self.losing_all_wins {
+        let white = if self.losing_all_wins {
             // Every man is one more to give away; no king hunt where being mated wins.
-            let white = material[1] - material[0] + placement[0] - placement[1];
-            let tempo = 10;
-            return if position.side_to_move == 0 { white + tempo } else { -white + tempo };
-        }
-        let score = |color: usize| material[color] + placement[color] + royal_rank[color] * fullness / 100;
-        let white = score(0) - score(1) + self.ending(material, men, royal_at);
+            material[1] - material[0] + placement[0] - placement[1]
+        } else {
+            // The royal piece's shelter counts as much as the board is full.
+            let fullness = ((material[0] + material[1]) * 100 / self.full_material).clamp(0, 100);
+            let score = |color: usize| material[color] + placement[color] + royal_rank[color] * fullness / 100;
+            score(0) - score(1) + self.ending(material, men, royal_at)
+        };
         let tempo = 10;
         if position.side_to_move == 0 { white + tempo } else { -white + tempo }
     }

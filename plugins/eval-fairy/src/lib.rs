@@ -2,7 +2,10 @@
 //! each kind's value worked out from its moves (`plugboard-variants`'
 //! [`Variant::piece_values`]), square tables from how much more a piece reaches
 //! from each square than on average, pawns' progress towards their promotion
-//! zone, and shelter for the royal piece while the board is full.
+//! zone, and shelter for the royal piece while the board is full. In the
+//! ending it drives a lone king to the edge and, where a bare king loses, trades
+//! the last men off; where losing every man wins (losers), material counts
+//! against its owner.
 //!
 //! It plays every variant a definition describes, including one written after
 //! this plugin was built: the host hands it the definition with each search.

@@ -153,6 +153,8 @@ fn promotion_takes_a_piece_from_the_holdings_and_captures_refill_them() {
     assert!(game.fen().starts_with("1A2k3/8/8/8/8/8/8/4K3[-] b"), "{}", game.fen());
     // With nothing held the pawn may still step onto the last rank, as xboard allows.
     let mut empty = position("super", "4k3/1P6/8/8/8/8/8/4K3[-] w - - 0 1");
+    let stay = empty.parse_move("b7b8").unwrap();
+    assert_eq!(empty.move_text(stay), "b7b8", "no pawn's letter on the last rank, which xboard refuses");
     play(&mut empty, &["b7b8"]);
     // A captured piece goes back to its owner's holdings, for its owner's promotions.
     let mut capture = position("super", "4k3/8/8/8/8/8/r7/R3K3[-] b - - 0 1");

@@ -30,14 +30,16 @@ impl Position {
         text
     }
 
-    /// Whether `m` takes a pawn into its promotion zone without promoting
-    /// (grand's pawn on the eighth or ninth rank).
+    /// Whether `m` takes a pawn into its promotion zone without promoting,
+    /// short of the last rank (grand's pawn on the eighth or ninth rank): xboard
+    /// lets no pawn stay one on the last rank, whatever its letter says.
     fn defers_promotion(&self, m: Move) -> bool {
         let code = self.piece_at(m.from);
-        let color = usize::from(color_of(code));
+        let color = color_of(code);
         code != 0
-            && self.variant.promotion_pawns[color] >> kind_of(code) & 1 != 0
-            && self.variant.promotion_region[color].contains(m.to)
+            && self.variant.promotion_pawns[usize::from(color)] >> kind_of(code) & 1 != 0
+            && self.variant.promotion_region[usize::from(color)].contains(m.to)
+            && self.relative_rank(m.to, color) + 1 < self.variant.ranks
     }
 
     /// The legal move `text` names; `Err` says why there is none.

@@ -2,15 +2,26 @@
 //! Fairy-Max and Fairy-Stockfish do for pieces they have no table for: its
 //! average mobility over the board, a slide counted less with each square
 //! (pieces stand in the way), moves that only take or only go counted half,
-//! and the total weighed so that chess's pieces come out near their usual values.
+//! single steps counted less than longer leaps (a piece that steps is slow to
+//! go anywhere), less for a piece bound to fewer squares than a bishop, and the
+//! total weighed so that chess's pieces come out near their usual values and
+//! shatranj's and courier's short-range pieces near Fairy-Max's tables for them.
 
 use super::Variant;
 use crate::betza::{Hop, Ray};
 
 /// How much of the next square of a slide is counted: the chance it is reached.
 const SLIDE_DECAY: f64 = 0.7;
-/// What a pawn is worth, and anything that promotes like one.
+/// What a pawn is worth, and anything that promotes like one, where it
+/// promotes to a queen or better.
 pub const PAWN: i32 = 100;
+/// What a pawn is worth where it promotes to nothing better than a ferz
+/// (shatranj, courier, makruk): the knight is then worth four and a half of
+/// them, as in Fairy-Max's tables for those games, not three.
+const WEAK_PAWN: i32 = 62;
+/// The values between which a pawn's worth runs from [`WEAK_PAWN`] to [`PAWN`]
+/// with the best piece it may promote to: a ferz's, and about a queen's.
+const PROMOTION_RANGE: (i32, i32) = (170, 900);
 
 /// How much `rays` reach from (`file`, `rank`) on an empty `files` × `ranks`
 /// board: each square a slide reaches counted less than the one before, moves
@@ -23,7 +34,8 @@ pub fn reach(rays: &[Ray], file: i32, rank: i32, files: i32, ranks: i32) -> f64 
             (true, true) => 1.0,
             _ => 0.5,
         } * if ray.lame_len > 0 { 0.8 } else { 1.0 }
-            * if ray.hop == Hop::No { 1.0 } else { 0.5 };
+            * if ray.hop == Hop::No { 1.0 } else { 0.5 }
+            * if ray.range == 1 { leap_speed(ray) } else { 1.0 };
         let limit = if ray.range == 0 { 16 } else { i32::from(ray.range) };
         let (mut x, mut y) = (file, rank);
         let mut reached = 1.0;
@@ -43,6 +55,49 @@ pub fn reach(rays: &[Ray], file: i32, rank: i32, files: i32, ranks: i32) -> f64 
     total
 }
 
+/// How much one leap counts beside a knight's: a step of one square (a
+/// wazir's) about three quarters, a leap as long as a knight's or longer in full.
+fn leap_speed(ray: &Ray) -> f64 {
+    let length = f64::from(ray.df).hypot(f64::from(ray.dr));
+    0.5 + 0.5 * (length / 5f64.sqrt()).min(1.0)
+}
+
+/// The share of an empty `files` × `ranks` board's squares that `rays` reach
+/// in any number of moves from the square that reaches most: a knight's or a
+/// wazir's 1, a bishop's or a ferz's ½, an alfil's ⅛.
+fn range_share(rays: &[Ray], files: u8, ranks: u8) -> f64 {
+    let (files, ranks) = (i32::from(files), i32::from(ranks));
+    let squares = (files * ranks) as usize;
+    let mut best = 0;
+    let mut seen = vec![false; squares];
+    let mut stack = Vec::with_capacity(squares);
+    for start in 0..squares {
+        seen.fill(false);
+        seen[start] = true;
+        stack.push(start as i32);
+        let mut count = 1;
+        while let Some(square) = stack.pop() {
+            for ray in rays.iter().filter(|ray| !ray.initial) {
+                let mut x = (square % files + i32::from(ray.df)).rem_euclid(if ray.wraps { files } else { i32::MAX });
+                let y = square / files + i32::from(ray.dr);
+                if !ray.wraps && !(0..files).contains(&x) {
+                    x = -1;
+                }
+                if (0..files).contains(&x) && (0..ranks).contains(&y) && !seen[(y * files + x) as usize] {
+                    seen[(y * files + x) as usize] = true;
+                    count += 1;
+                    stack.push(y * files + x);
+                }
+            }
+        }
+        best = best.max(count);
+        if best == squares {
+            break;
+        }
+    }
+    best as f64 / squares as f64
+}
+
 /// The average of [`reach`] over a `files` × `ranks` board.
 fn mobility(rays: &[Ray], files: u8, ranks: u8) -> f64 {
     let (files, ranks) = (i32::from(files), i32::from(ranks));
@@ -56,26 +111,41 @@ fn mobility(rays: &[Ray], files: u8, ranks: u8) -> f64 {
 }
 
 impl Variant {
-    /// Each kind's value in centipawns, in kind order: [`PAWN`] for the kinds
-    /// that promote, 0 for royal ones (they are never taken), and for the rest
-    /// `50 m + m²` of their mobility `m` (chess's knight 290, bishop 330,
-    /// rook 470, queen 900).
+    /// Each kind's value in centipawns, in kind order: 0 for royal ones (they
+    /// are never taken), `50 m + m²` of their mobility `m` for pieces (chess's
+    /// knight 290, bishop 330, rook 470, queen 900), and for the kinds that
+    /// promote [`PAWN`] where they may become a queen, less where the best they
+    /// may become is weaker, down to [`WEAK_PAWN`] for a ferz.
     #[must_use]
     pub fn piece_values(&self) -> Vec<i32> {
-        self.kinds
+        let pawns = self.promotion_pawns[0] | self.promotion_pawns[1];
+        let mut values: Vec<i32> = self
+            .kinds
             .iter()
             .enumerate()
             .map(|(index, kind)| {
-                if kind.royal {
+                if kind.royal || pawns >> index & 1 != 0 {
                     0
-                } else if (self.promotion_pawns[0] | self.promotion_pawns[1]) >> index & 1 != 0 {
-                    PAWN
                 } else {
                     let m = mobility(&kind.rays, self.files, self.ranks);
-                    (50.0 * m + m * m).round() as i32
+                    // A bishop's binding is in chess's values already; what binds more costs more.
+                    let bound = (2.0 * range_share(&kind.rays, self.files, self.ranks)).min(1.0).powf(0.35);
+                    ((50.0 * m + m * m) * bound).round() as i32
                 }
             })
-            .collect()
+            .collect();
+        let choices = self.promotion_choices[0] | self.promotion_choices[1];
+        let best = (0..self.kinds.len()).filter(|&kind| choices >> kind & 1 != 0).map(|kind| values[kind]).max();
+        let (low, high) = PROMOTION_RANGE;
+        let pawn = best.map_or(PAWN, |best| {
+            WEAK_PAWN + (PAWN - WEAK_PAWN) * (best.clamp(low, high) - low) / (high - low)
+        });
+        for (index, value) in values.iter_mut().enumerate() {
+            if pawns >> index & 1 != 0 && !self.kinds[index].royal {
+                *value = pawn;
+            }
+        }
+        values
     }
 }
 
@@ -104,5 +174,23 @@ mod tests {
             values[shatranj.kind_of_letter('n').unwrap()],
         );
         assert!(ferz < knight && alfil < knight, "ferz {ferz}, alfil {alfil}, knight {knight}");
+    }
+
+    #[test]
+    fn a_pawn_is_worth_less_where_it_promotes_to_a_weak_piece() {
+        let catalog = Catalog::builtin();
+        let pawn_and_knight = |name: &str| {
+            let variant = catalog.get(name).unwrap();
+            let values = variant.piece_values();
+            (values[variant.kind_of_letter('p').unwrap()], values[variant.kind_of_letter('n').unwrap()])
+        };
+        for weak in ["makruk", "shatranj", "courier"] {
+            let (pawn, knight) = pawn_and_knight(weak);
+            assert!(pawn < 70 && knight > 4 * pawn, "{weak}: pawn {pawn}, knight {knight}");
+        }
+        let (asean, _) = pawn_and_knight("asean");
+        assert!((70..100).contains(&asean), "asean's pawn, which may become a rook: {asean}");
+        assert_eq!(pawn_and_knight("capablanca").0, 100);
+        assert_eq!(pawn_and_knight("grand").0, 100);
     }
 }

@@ -14,7 +14,7 @@ use super::{History, Rules, ordering::Ordering as MoveOrder};
 use crate::{
     eval::{BoardEvaluation, noise},
     score::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, TABLEBASE_BOUND},
-    search::CHECK_EVERY,
+    search::{CHECK_EVERY, late_move_reduction},
     tt::TranspositionTable,
 };
 
@@ -359,7 +359,7 @@ impl<'a, R: Rules, E: BoardEvaluation> Searcher<'a, R, E> {
                 -self.negamax(depth - 1, -beta, -alpha, ply + 1)
             } else {
                 let reduction = if quiet && reducible {
-                    let base = reduction(depth, index);
+                    let base = late_move_reduction(depth, index);
                     (base - i32::from(pv_node)).clamp(0, depth - 2)
                 } else {
                     0
@@ -489,20 +489,4 @@ impl<'a, R: Rules, E: BoardEvaluation> Searcher<'a, R, E> {
         line.push(m);
         line.extend_from_slice(&children[0]);
     }
-}
-
-/// Late-move reduction for the `index`th move at `depth`: more for later moves
-/// and deeper nodes.
-fn reduction(depth: i32, index: usize) -> i32 {
-    static TABLE: std::sync::OnceLock<[[u8; 64]; 64]> = std::sync::OnceLock::new();
-    let table = TABLE.get_or_init(|| {
-        let mut table = [[0; 64]; 64];
-        for (depth, row) in table.iter_mut().enumerate().skip(1) {
-            for (index, cell) in row.iter_mut().enumerate().skip(1) {
-                *cell = (0.75 + (depth as f64).ln() * (index as f64).ln() / 2.25) as u8;
-            }
-        }
-        table
-    });
-    i32::from(table[(depth.max(1) as usize).min(63)][index.clamp(1, 63)])
 }

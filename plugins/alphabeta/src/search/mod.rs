@@ -26,7 +26,8 @@ use crate::{
     score::{DRAW, INFINITY, MATE, MAX_PLY, TABLEBASE_BOUND, TABLEBASE_WIN},
     tt::{TranspositionTable, with_shared_table},
 };
-use node::{Node, bound_of, has_pieces, late_move_reduction};
+pub(crate) use node::late_move_reduction;
+use node::{Node, bound_of, has_pieces};
 use threads::{NODE_BATCH, Team};
 
 /// How often, in nodes, the clock and the stop flag are read: every 128 nodes

@@ -45,7 +45,7 @@ impl TtEntry {
 
 /// How many plies a late quiet move is searched shallower: more the deeper the
 /// node and the later the move (moves counted from 0).
-pub(super) fn late_move_reduction(depth: i32, moves_searched: usize) -> i32 {
+pub(crate) fn late_move_reduction(depth: i32, moves_searched: usize) -> i32 {
     static TABLE: std::sync::OnceLock<[[u8; 64]; 64]> = std::sync::OnceLock::new();
     let table = TABLE.get_or_init(|| {
         let mut table = [[0; 64]; 64];

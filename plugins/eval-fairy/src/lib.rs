@@ -1,8 +1,10 @@
 //! An evaluation of any variant defined as data, from its definition alone:
 //! each kind's value worked out from its moves (`plugboard-variants`'
 //! [`Variant::piece_values`]), square tables from how much more a piece reaches
-//! from each square than on average, pawns' progress towards their promotion
-//! zone, and shelter for the royal piece while the board is full. In the
+//! from each square than on average, how many squares each piece reaches where
+//! it stands, pawns' progress towards their promotion
+//! zone, and shelter for the royal piece while the board is full. The side
+//! ahead gains as material comes off, so it trades towards a won ending; in the
 //! ending it drives a lone king to the edge and, where a bare king loses, trades
 //! the last men off; where losing every man wins (losers), material counts
 //! against its owner.
@@ -15,7 +17,11 @@ use std::sync::Arc;
 use plugboard_plugin_api::{
     BoardEvaluate, BoardEvaluator, BoardPosition, EvalPlugin, NoEvaluator, PluginInfo, Variant as ApiVariant,
 };
-use plugboard_variants::{Catalog, Variant, definition::reach};
+use plugboard_variants::{
+    Catalog, Variant,
+    betza::{Hop, Ray},
+    definition::reach,
+};
 
 /// The plugin.
 pub struct Fairy;
@@ -57,11 +63,24 @@ pub struct FairyEval {
     bare_king_loses: bool,
     /// Losing every man wins (losers): material counts against its owner.
     losing_all_wins: bool,
+    /// Each kind's moves, for its mobility; empty for pawns and royal kinds.
+    rays: Vec<Vec<Ray>>,
+    /// What a piece of each kind reaches on a typical board, half its average
+    /// on an empty one: mobility counts from there, so it leaves piece values be.
+    typical_mobility: Vec<i32>,
 }
 
 /// What the side ahead gains as the other side's men (pawns included) run
 /// down to none, where a bare king loses: index = the other side's men.
 const BARING: [i32; 3] = [400, 150, 50];
+
+/// The lead (centipawns) from which trading pieces off is worth something to
+/// the side ahead, and the most of a lead that counts towards it.
+const TRADE_LEAD: i32 = 120;
+const TRADE_LEAD_CAP: i32 = 600;
+
+/// Centipawns for each square a piece reaches beyond its kind's typical count.
+const MOBILITY: i32 = 4;
 
 /// How far `square` is from the board's centre, in king steps, doubled.
 fn centre_distance(square: u8, files: u8, ranks: u8) -> i32 {
@@ -72,6 +91,28 @@ fn centre_distance(square: u8, files: u8, ranks: u8) -> i32 {
 fn king_distance(a: u8, b: u8) -> i32 {
     let (file, rank) = (|s: u8| i32::from(s & 15), |s: u8| i32::from(s >> 4));
     (file(a) - file(b)).abs().max((rank(a) - rank(b)).abs())
+}
+
+/// How many squares `rays` reach from (`file`, `rank`) on an empty board.
+fn empty_board_count(rays: &[Ray], file: i32, rank: i32, files: u8, ranks: u8) -> i32 {
+    let (files, ranks) = (i32::from(files), i32::from(ranks));
+    let mut count = 0;
+    for ray in rays.iter().filter(|ray| ray.hop == Hop::No) {
+        let limit = if ray.range == 0 { 16 } else { i32::from(ray.range) };
+        let (mut x, mut y) = (file, rank);
+        for _ in 0..limit {
+            x += i32::from(ray.df);
+            y += i32::from(ray.dr);
+            if ray.wraps {
+                x = x.rem_euclid(files);
+            }
+            if !(0..files).contains(&x) || !(0..ranks).contains(&y) || (x, y) == (file, rank) {
+                break;
+            }
+            count += 1;
+        }
+    }
+    count
 }
 
 /// The square as the first player sees the second player's `square`.
@@ -120,6 +161,31 @@ impl FairyEval {
                 }
             }
         }
+        let rays: Vec<Vec<Ray>> = variant
+            .kinds
+            .iter()
+            .enumerate()
+            .map(|(kind, piece)| {
+                let pawn = (variant.promotion_pawns[0] | variant.promotion_pawns[1]) >> kind & 1 != 0;
+                if piece.royal || pawn {
+                    Vec::new()
+                } else {
+                    piece.rays.iter().filter(|ray| !ray.initial).copied().collect()
+                }
+            })
+            .collect();
+        let typical_mobility = rays
+            .iter()
+            .map(|rays| {
+                let squares = i32::from(files) * i32::from(ranks);
+                let total: i32 = (0..squares)
+                    .map(|index| {
+                        empty_board_count(rays, index % i32::from(files), index / i32::from(files), files, ranks)
+                    })
+                    .sum();
+                total / squares / 2
+            })
+            .collect();
         let start = plugboard_variants::Position::start(variant.clone()).ok();
         let full_material = start.map_or(1, |position| {
             (0..2u8)
@@ -146,7 +212,61 @@ impl FairyEval {
             values,
             bare_king_loses,
             losing_all_wins,
+            rays,
+            typical_mobility,
         }
+    }
+
+    /// How many squares the `color` piece of `kind` on `square` may go to or
+    /// take on, less its kind's typical count.
+    fn mobility(&self, position: &BoardPosition, square: u8, color: u8, kind: usize) -> i32 {
+        let (files, ranks) = (i32::from(self.files), i32::from(self.ranks));
+        let (file, rank) = (i32::from(square & 15), i32::from(square >> 4));
+        let sign = if color == 0 { 1 } else { -1 };
+        let piece_at = |x: i32, y: i32| position.squares[(y * 16 + x) as usize];
+        let mut count = 0;
+        for ray in &self.rays[kind] {
+            if ray.lame_len > 0
+                && !ray.lame_ways().any(|way| {
+                    way.iter().all(|&(df, dr)| {
+                        let (x, y) = (file + sign * i32::from(df), rank + sign * i32::from(dr));
+                        let x = if ray.wraps { x.rem_euclid(files) } else { x };
+                        (0..files).contains(&x) && (0..ranks).contains(&y) && piece_at(x, y) == 0
+                    })
+                })
+            {
+                continue;
+            }
+            let limit = if ray.range == 0 { 16 } else { ray.range };
+            let (mut x, mut y) = (file, rank);
+            let mut screened = ray.hop == Hop::No;
+            for _ in 0..limit {
+                x += sign * i32::from(ray.df);
+                y += sign * i32::from(ray.dr);
+                if ray.wraps {
+                    x = x.rem_euclid(files);
+                }
+                if !(0..files).contains(&x) || !(0..ranks).contains(&y) || (x, y) == (file, rank) {
+                    break;
+                }
+                let code = piece_at(x, y);
+                if code == 0 {
+                    count += i32::from(screened && ray.moves());
+                    // A grasshopper lands just beyond its screen, nowhere further.
+                    if screened && ray.hop == Hop::Grasshopper {
+                        break;
+                    }
+                    continue;
+                }
+                if !screened {
+                    screened = true;
+                    continue;
+                }
+                count += i32::from(ray.captures() && code >> 7 != color);
+                break;
+            }
+        }
+        count - self.typical_mobility[kind]
     }
 
     /// The ending's knowledge: with one side well ahead and the other down to
@@ -161,6 +281,11 @@ impl FairyEval {
             score += BARING.get(men[behind] as usize).copied().unwrap_or(0);
         }
         let lead = material[ahead] - material[behind];
+        // The side ahead is nearer a win with less on the board: trades are worth making.
+        if lead >= TRADE_LEAD {
+            let off = (self.full_material - material[0] - material[1]).max(0);
+            score += lead.min(TRADE_LEAD_CAP) * off / self.full_material / 3;
+        }
         // Only against a king left with one man at most: with more, a king that
         // walks up to the other is walked into a mate (makruk's rook and met).
         if let (true, Some(winner), Some(loser)) = (lead >= 250 && men[behind] <= 1, royal_at[ahead], royal_at[behind])
@@ -194,6 +319,9 @@ impl BoardEvaluate for FairyEval {
                     men[usize::from(color)] += 1;
                     material[usize::from(color)] += self.values[kind];
                     placement[usize::from(color)] += bonus;
+                    if !self.rays[kind].is_empty() {
+                        placement[usize::from(color)] += MOBILITY * self.mobility(position, square, color, kind);
+                    }
                 }
             }
             for (kind, &count) in position.hands[usize::from(color)].iter().enumerate().take(self.kinds) {
@@ -266,6 +394,22 @@ mod tests {
         let one_left = evaluate("makruk", "3k4/8/8/3m4/8/3M4/8/R2K4 w - - 0 1");
         let none_left = evaluate("makruk", "3k4/8/8/8/8/8/8/R2K4 w - - 0 1");
         assert!((none_left - one_left).abs() < 60, "{none_left} vs {one_left}");
+    }
+
+    #[test]
+    fn the_side_ahead_gains_by_trading_pieces_off() {
+        // A rook up in courier, with and without a knight each besides.
+        let knights_off = evaluate("courier", "4k7/pppppppppppp/12/12/12/12/PPPPPPPPPPPP/R3K7 w - - 0 1");
+        let knights_on = evaluate("courier", "4k3n3/pppppppppppp/12/12/12/12/PPPPPPPPPPPP/R3K3N3 w - - 0 1");
+        assert!(knights_off > knights_on + 10, "{knights_off} vs {knights_on}");
+    }
+
+    #[test]
+    fn a_piece_that_reaches_more_squares_is_worth_more() {
+        // The same rook in a corner, on an open file or shut in behind its own pawn.
+        let open = evaluate("shatranj", "4k3/pppppppp/8/8/8/8/1PPPPPPP/R3K3 w - - 0 1");
+        let shut = evaluate("shatranj", "4k3/pppppppp/8/8/8/8/1PPPPPPP/4K2R w - - 0 1");
+        assert!(open > shut + 5 * MOBILITY, "{open} vs {shut}");
     }
 
     #[test]

@@ -137,9 +137,8 @@ impl Variant {
         let choices = self.promotion_choices[0] | self.promotion_choices[1];
         let best = (0..self.kinds.len()).filter(|&kind| choices >> kind & 1 != 0).map(|kind| values[kind]).max();
         let (low, high) = PROMOTION_RANGE;
-        let pawn = best.map_or(PAWN, |best| {
-            WEAK_PAWN + (PAWN - WEAK_PAWN) * (best.clamp(low, high) - low) / (high - low)
-        });
+        let pawn =
+            best.map_or(PAWN, |best| WEAK_PAWN + (PAWN - WEAK_PAWN) * (best.clamp(low, high) - low) / (high - low));
         for (index, value) in values.iter_mut().enumerate() {
             if pawns >> index & 1 != 0 && !self.kinds[index].royal {
                 *value = pawn;

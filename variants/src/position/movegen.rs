@@ -76,6 +76,13 @@ impl Position {
     /// Every move of the side to move that obeys how its pieces move, whether
     /// or not it leaves a royal piece in check.
     pub fn pseudo_legal_moves(&self, moves: &mut MoveList) {
+        self.pseudo_legal_moves_of(moves, false);
+    }
+
+    /// [`Position::pseudo_legal_moves`], or with `captures_only` those that
+    /// take or may promote: the capture search's, without the quiet moves it
+    /// would throw away.
+    fn pseudo_legal_moves_of(&self, moves: &mut MoveList, captures_only: bool) {
         moves.clear();
         let us = self.turn;
         let variant = self.variant.clone();
@@ -110,7 +117,9 @@ impl Position {
                         continue;
                     }
                     if code == 0 {
-                        if ray.moves() {
+                        let may_promote = variant.promotion_pawns[usize::from(us)] >> kind & 1 != 0
+                            && variant.promotion_region[usize::from(us)].contains(to);
+                        if ray.moves() && (!captures_only || may_promote) {
                             let special = match ray.lame_path() {
                                 [(pf, pr)]
                                     if ray.initial && variant.en_passant_kinds[usize::from(us)] >> kind & 1 != 0 =>
@@ -144,7 +153,7 @@ impl Position {
                 }
             }
         }
-        if variant.castling {
+        if variant.castling && !captures_only {
             self.castling_moves(moves);
         }
     }
@@ -206,7 +215,7 @@ impl Position {
             moves.clear();
             return;
         }
-        self.pseudo_legal_moves(moves);
+        self.pseudo_legal_moves_of(moves, captures_only);
         let mut pseudo = std::mem::take(moves);
         if captures_only {
             pseudo.retain(|&m| self.is_capture(m) || m.promotion != 0);

@@ -63,6 +63,8 @@ pub struct FairyEval {
     bare_king_loses: bool,
     /// Losing every man wins (losers): material counts against its owner.
     losing_all_wins: bool,
+    /// The hands hold what pawns may promote to, not pieces to drop.
+    promotion_pool: bool,
     /// Each kind's moves, for its mobility; empty for pawns and royal kinds.
     rays: Vec<Vec<Ray>>,
     /// What a piece of each kind reaches on a typical board, half its average
@@ -212,6 +214,7 @@ impl FairyEval {
             values,
             bare_king_loses,
             losing_all_wins,
+            promotion_pool: variant.holdings_pool,
             rays,
             typical_mobility,
         }
@@ -324,8 +327,12 @@ impl BoardEvaluate for FairyEval {
                     }
                 }
             }
-            for (kind, &count) in position.hands[usize::from(color)].iter().enumerate().take(self.kinds) {
-                material[usize::from(color)] += i32::from(count) * self.values[kind];
+            // A holdings pool (super, great) is what pawns may promote to, not
+            // men in play: counted, a side stripped to its king would look ahead.
+            if !self.promotion_pool {
+                for (kind, &count) in position.hands[usize::from(color)].iter().enumerate().take(self.kinds) {
+                    material[usize::from(color)] += i32::from(count) * self.values[kind];
+                }
             }
         }
         let white = if self.losing_all_wins {
@@ -410,6 +417,15 @@ mod tests {
         let open = evaluate("shatranj", "4k3/pppppppp/8/8/8/8/1PPPPPPP/R3K3 w - - 0 1");
         let shut = evaluate("shatranj", "4k3/pppppppp/8/8/8/8/1PPPPPPP/4K2R w - - 0 1");
         assert!(open > shut + 5 * MOBILITY, "{open} vs {shut}");
+    }
+
+    #[test]
+    fn a_promotion_pool_is_no_material() {
+        // Great shatranj: White's king alone against five commoners Black's
+        // pawns became, which took five of Black's nine from the pool; White's
+        // nine are still there, and no use to a side without pawns.
+        let bare = evaluate("great", "4k5/10/3sssss2/10/10/10/10/4K5[SSSSSSSSSssss] w - - 0 1");
+        assert!(bare < -1000, "{bare}");
     }
 
     #[test]

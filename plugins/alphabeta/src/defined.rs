@@ -82,10 +82,23 @@ impl Defined {
         match outcome.winner {
             Some(winner) if winner == self.position.turn() => MATE - ply as i32,
             Some(_) => -(MATE - ply as i32),
-            None => DRAW,
+            None => draw_score(ply),
         }
     }
 }
+
+/// What a draw `ply` plies from the root is worth to the side to move there:
+/// a little less than nothing to the side the search plays for, a little more
+/// to the other. These games are long and their draws many (makruk's counts,
+/// shatranj's slow pieces); a search that scores a repetition as even takes
+/// the first one it meets, where playing on in a level position wins more
+/// often than it loses.
+fn draw_score(ply: usize) -> i32 {
+    if ply.is_multiple_of(2) { DRAW - CONTEMPT } else { DRAW + CONTEMPT }
+}
+
+/// Centipawns a draw is worth less to the side the search plays for.
+const CONTEMPT: i32 = 15;
 
 impl Rules for Defined {
     type Move = Move;
@@ -204,7 +217,7 @@ impl Rules for Defined {
         match self.position.outcome() {
             Some(outcome) => self.score_of(outcome, ply),
             // Called only without legal moves; an outcome is always found then.
-            None => DRAW,
+            None => draw_score(ply),
         }
     }
 
@@ -213,8 +226,8 @@ impl Rules for Defined {
             || (self.count_live && self.position.count_ran_out() && !self.position.in_check())
     }
 
-    fn repetition_score(_mover_checked: bool, _other_checked: bool, _ply: usize) -> i32 {
-        DRAW
+    fn repetition_score(_mover_checked: bool, _other_checked: bool, ply: usize) -> i32 {
+        draw_score(ply)
     }
 
     fn update_board(&self, board: &mut BoardPosition, m: Move) {
@@ -271,5 +284,32 @@ impl Rules for Defined {
 
     fn legal_from_api(&mut self, m: api::Move) -> Option<Move> {
         self.position.legal_from_plugin(m)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn defined(variant: &str, fen: &str) -> Defined {
+        let variant = Catalog::builtin().get(variant).unwrap().clone();
+        let values: Arc<[i32]> = variant.piece_values().into();
+        Defined { position: Position::from_fen(variant, fen).unwrap(), values, count_live: true }
+    }
+
+    #[test]
+    fn a_draw_is_worth_a_little_less_than_nothing_to_the_side_searched_for() {
+        // Black, stalemated in capablanca (a draw, as in chess).
+        let mut stalemate = defined("capablanca", "k9/2Q7/1K8/10/10/10/10/10 b - - 0 1");
+        let mut moves = Vec::new();
+        stalemate.legal_moves(&mut moves);
+        assert!(moves.is_empty() && !stalemate.is_check());
+        // Black to move at the root (the side searched for) or one ply down (the other side).
+        assert_eq!(stalemate.score_of_end(0), -CONTEMPT);
+        assert_eq!(stalemate.score_of_end(1), CONTEMPT);
+        assert_eq!(Defined::repetition_score(false, false, 4), -CONTEMPT);
+        // A checkmate is still a checkmate.
+        let mut mated = defined("capablanca", "k9/1Q8/1K8/10/10/10/10/10 b - - 0 1");
+        assert_eq!(mated.score_of_end(3), -(MATE - 3));
     }
 }

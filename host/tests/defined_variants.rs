@@ -199,7 +199,8 @@ fn makruks_count_draws_the_game_and_the_search_knows_it() {
     let lines = said(&mut claim, 1);
     assert!(!lines.iter().any(|l| is_result(l)), "{lines:?}");
     claim.send("quit");
-    // The same position to search: a rook up, yet no mate in time, so a draw.
+    // The same position to search: a rook up, yet no mate in time, so a draw
+    // (less the little a draw is worth less to the side searched for).
     let mut search = engine_in("makruk");
     search.send("post");
     search.send("sd 4");
@@ -207,7 +208,7 @@ fn makruks_count_draws_the_game_and_the_search_knows_it() {
     search.send("go");
     let lines = search.read_until(|l| l.starts_with("move "));
     let (_, score, _) = lines.iter().rev().find_map(|l| common::thinking(l)).expect("a thinking line");
-    assert_eq!(score, 0, "{lines:?}");
+    assert!((-30..=0).contains(&score), "{lines:?}");
     // With the mate there, the mate comes first.
     search.send("new");
     search.send("variant makruk");

@@ -70,19 +70,23 @@ fn range_share(rays: &[Ray], files: u8, ranks: u8) -> f64 {
     let squares = (files * ranks) as usize;
     let mut best = 0;
     let mut seen = vec![false; squares];
+    // A square reached from an earlier start reaches no more than that start
+    // did: only the squares no earlier flood reached need a flood of their own.
+    let mut covered = vec![false; squares];
     let mut stack = Vec::with_capacity(squares);
     for start in 0..squares {
+        if covered[start] {
+            continue;
+        }
         seen.fill(false);
         seen[start] = true;
         stack.push(start as i32);
         let mut count = 1;
         while let Some(square) = stack.pop() {
             for ray in rays.iter().filter(|ray| !ray.initial) {
-                let mut x = (square % files + i32::from(ray.df)).rem_euclid(if ray.wraps { files } else { i32::MAX });
+                let x = square % files + i32::from(ray.df);
+                let x = if ray.wraps { x.rem_euclid(files) } else { x };
                 let y = square / files + i32::from(ray.dr);
-                if !ray.wraps && !(0..files).contains(&x) {
-                    x = -1;
-                }
                 if (0..files).contains(&x) && (0..ranks).contains(&y) && !seen[(y * files + x) as usize] {
                     seen[(y * files + x) as usize] = true;
                     count += 1;
@@ -91,8 +95,8 @@ fn range_share(rays: &[Ray], files: u8, ranks: u8) -> f64 {
             }
         }
         best = best.max(count);
-        if best == squares {
-            break;
+        for (covered, &seen) in covered.iter_mut().zip(&seen) {
+            *covered |= seen;
         }
     }
     best as f64 / squares as f64

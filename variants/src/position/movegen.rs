@@ -117,9 +117,11 @@ impl Position {
                         continue;
                     }
                     if code == 0 {
-                        let may_promote = variant.promotion_pawns[usize::from(us)] >> kind & 1 != 0
-                            && variant.promotion_region[usize::from(us)].contains(to);
-                        if ray.moves() && (!captures_only || may_promote) {
+                        // Only the capture search asks whether a quiet move may promote.
+                        let wanted = !captures_only
+                            || (variant.promotion_pawns[usize::from(us)] >> kind & 1 != 0
+                                && variant.promotion_region[usize::from(us)].contains(to));
+                        if ray.moves() && wanted {
                             let special = match ray.lame_path() {
                                 [(pf, pr)]
                                     if ray.initial && variant.en_passant_kinds[usize::from(us)] >> kind & 1 != 0 =>

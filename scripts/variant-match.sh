@@ -14,7 +14,9 @@
 # Plugboard's seat (default plugboard); OPENINGS, a file of FENs (default none:
 # the start position); OUT (default target/variants); XBOARD; XBOARD_ARGS, more
 # xboard options (`-testClaims false` for losers, whose win by being mated
-# xboard's claim test does not know).
+# xboard's claim test does not know); DRAW_MOVES, the move xboard draws a game
+# still going at (default 150; 0 plays on to mate or a rule's draw: courier's
+# slow pieces take longer than 150 moves to mate with).
 #
 # Resumable: pairs are OUT/NAME.d/pair-NNN/, a
 # finished pair is marked done and appended to OUT/NAME.progress and OUT/NAME.pgn,
@@ -22,7 +24,7 @@
 # VARIANT-OPPONENT-TC, or MATCH_NAME (scripts/xiangqi-match.sh keeps its own
 # names so its matches go on where they stopped). Each engine gets `cores 1` and `memory 64` where it
 # announces them, and no pondering; xboard tests legality, claims and flags, and
-# draws after 150 moves.
+# draws after DRAW_MOVES moves.
 set -euo pipefail
 
 usage() { echo "usage: $0 VARIANT OPPONENT GAMES [TC]   (OPPONENT: fairymax | shamax | sjaakii | fairy-stockfish | maxqi | hoixiangqi)" >&2; exit 2; }
@@ -111,11 +113,15 @@ if [ -n "$openings" ]; then
   [ "$n_openings" -gt 0 ] || fail "no positions in $openings"
 fi
 
+draw_moves=${DRAW_MOVES:-150}
+[[ $draw_moves =~ ^[0-9]+$ ]] || { echo "DRAW_MOVES must be a number of moves: $draw_moves" >&2; exit 2; }
 pairs=$(( (games + 1) / 2 ))
 [ $((games % 2)) -eq 0 ] || echo "note: games are played in pairs; playing $((pairs * 2))"
-# Wall-clock limit of one pair: two games of at most 300 plies, each side's clock
-# at most BASE + 150 increments, plus start-up and slack.
-WALL_LIMIT=$(awk -v b="$base" -v i="$inc" 'BEGIN { printf "%d", 2 * 2 * (b + 150 * i) * 1.5 + 120 }')
+# Wall-clock limit of one pair: two games of at most DRAW_MOVES moves (500 where
+# unlimited: the move rules end nearly every game sooner), each side's clock at
+# most BASE plus an increment a move, plus start-up and slack.
+most_moves=$(( draw_moves > 0 ? draw_moves : 500 ))
+WALL_LIMIT=$(awk -v b="$base" -v i="$inc" -v m="$most_moves" 'BEGIN { printf "%d", 2 * 2 * (b + m * i) * 1.5 + 120 }')
 
 rebuild_pgn() {
   local done_pairs=()
@@ -154,7 +160,7 @@ play_pair() {
     -mg 2 \
     -tc "$xboard_tc" -inc "$inc" -xponder -smpCores 1 -defaultHashSize 64 -defaultCacheSizeEGTB 0 \
     -autoCallFlag true -testLegality true -testClaims true -checkMates true \
-    -adjudicateDrawMoves 150 ${XBOARD_ARGS:-}
+    -adjudicateDrawMoves "$draw_moves" ${XBOARD_ARGS:-}
   local summary n line=""
   summary=$(pgn_games)
   n=0

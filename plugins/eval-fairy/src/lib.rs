@@ -70,6 +70,13 @@ pub struct FairyEval {
     /// What a piece of each kind reaches on a typical board, half its average
     /// on an empty one: mobility counts from there, so it leaves piece values be.
     typical_mobility: Vec<i32>,
+    /// Hundredths of a centipawn for each square a piece of each kind reaches
+    /// beyond its typical count: [`MOBILITY`] for a knight, less by [`focus`]
+    /// for a piece that reaches more.
+    mobility_weight: Vec<i32>,
+    /// Kinds that must come up to a lone king to mate it: steppers and
+    /// leapers, which cannot reach it from afar as riders do.
+    short_range: u64,
 }
 
 /// What the side ahead gains as the other side's men (pawns included) run
@@ -83,6 +90,24 @@ const TRADE_LEAD_CAP: i32 = 600;
 
 /// Centipawns for each square a piece reaches beyond its kind's typical count.
 const MOBILITY: i32 = 4;
+
+/// Against a lone king: centipawns for each (doubled) step it stands from the
+/// centre, and off for each step the winner's king and each short-range man
+/// stand from it.
+const LONE_KING_EDGE: i32 = 10;
+const LONE_KING_NEAR: i32 = 6;
+const HELPER_NEAR: i32 = 4;
+
+/// What a knight reaches on an average square of a chess board, near enough.
+const KNIGHT_REACH: f64 = 5.5;
+
+/// How much each square a piece reaches counts in its placement, beside a
+/// knight's: a piece that reaches more squares gains less from each, so that
+/// placing a compound (great's general reaches 16) or a queen well is worth
+/// about as much as placing a knight well, not two or three times as much.
+fn focus(average_reach: f64) -> f64 {
+    if average_reach <= 0.0 { 1.0 } else { (KNIGHT_REACH / average_reach).min(1.0) }
+}
 
 /// How far `square` is from the board's centre, in king steps, doubled.
 fn centre_distance(square: u8, files: u8, ranks: u8) -> i32 {
@@ -128,6 +153,7 @@ impl FairyEval {
         let (files, ranks) = (variant.files, variant.ranks);
         let values = variant.piece_values();
         let mut table = vec![[0i16; 256]; variant.kinds.len()];
+        let mut mobility_weight = vec![0i32; variant.kinds.len()];
         let mut royal = 0u64;
         for (kind, piece) in variant.kinds.iter().enumerate() {
             if piece.royal {
@@ -141,11 +167,12 @@ impl FairyEval {
                 })
                 .sum::<f64>()
                 / f64::from(squares);
+            mobility_weight[kind] = (f64::from(MOBILITY) * 100.0 * focus(average)).round() as i32;
             for rank in 0..ranks {
                 for file in 0..files {
                     let square = (rank << 4) | file;
                     let here = reach(&piece.rays, file.into(), rank.into(), files.into(), ranks.into());
-                    let mut bonus = if piece.royal { 0.0 } else { (here - average) * 6.0 };
+                    let mut bonus = if piece.royal { 0.0 } else { (here - average) * 6.0 * focus(average) };
                     if pawn {
                         // Nearer the zone is better, and the last steps most.
                         let zone = (0..ranks)
@@ -176,6 +203,11 @@ impl FairyEval {
                 }
             })
             .collect();
+        let short_range = rays
+            .iter()
+            .enumerate()
+            .filter(|(_, rays)| !rays.is_empty() && rays.iter().all(|ray| ray.range != 0))
+            .fold(0u64, |mask, (kind, _)| mask | 1 << kind);
         let typical_mobility = rays
             .iter()
             .map(|rays| {
@@ -217,6 +249,8 @@ impl FairyEval {
             promotion_pool: variant.holdings_pool,
             rays,
             typical_mobility,
+            mobility_weight,
+            short_range,
         }
     }
 
@@ -274,9 +308,10 @@ impl FairyEval {
 
     /// The ending's knowledge: with one side well ahead and the other down to
     /// one man or none, drive the lone king to the edge with the winner's king
-    /// beside it (the mate a short search does not see), and where a bare king
-    /// loses, trade the other side's last men off.
-    fn ending(&self, material: [i32; 2], men: [u32; 2], royal_at: [Option<u8>; 2]) -> i32 {
+    /// and short-range men beside it (the mate a short search does not see:
+    /// courier's ferzes and wazirs scattered over twelve files never mated),
+    /// and where a bare king loses, trade the other side's last men off.
+    fn ending(&self, position: &BoardPosition, material: [i32; 2], men: [u32; 2], royal_at: [Option<u8>; 2]) -> i32 {
         let ahead = if material[0] >= material[1] { 0 } else { 1 };
         let behind = ahead ^ 1;
         let mut score = 0;
@@ -293,7 +328,17 @@ impl FairyEval {
         // walks up to the other is walked into a mate (makruk's rook and met).
         if let (true, Some(winner), Some(loser)) = (lead >= 250 && men[behind] <= 1, royal_at[ahead], royal_at[behind])
         {
-            score += 8 * centre_distance(loser, self.files, self.ranks) - 6 * king_distance(winner, loser);
+            score += LONE_KING_EDGE * centre_distance(loser, self.files, self.ranks)
+                - LONE_KING_NEAR * king_distance(winner, loser);
+            let helpers_away: i32 = position
+                .squares_of(ahead as u8)
+                .filter(|&square| {
+                    let kind = usize::from(position.squares[usize::from(square)] & 0x7F).wrapping_sub(1);
+                    kind < self.kinds && self.short_range >> kind & 1 != 0
+                })
+                .map(|square| king_distance(square, loser))
+                .sum();
+            score -= HELPER_NEAR * helpers_away;
         }
         if ahead == 0 { score } else { -score }
     }
@@ -323,7 +368,8 @@ impl BoardEvaluate for FairyEval {
                     material[usize::from(color)] += self.values[kind];
                     placement[usize::from(color)] += bonus;
                     if !self.rays[kind].is_empty() {
-                        placement[usize::from(color)] += MOBILITY * self.mobility(position, square, color, kind);
+                        placement[usize::from(color)] +=
+                            self.mobility_weight[kind] * self.mobility(position, square, color, kind) / 100;
                     }
                 }
             }
@@ -342,7 +388,7 @@ impl BoardEvaluate for FairyEval {
             // The royal piece's shelter counts as much as the board is full.
             let fullness = ((material[0] + material[1]) * 100 / self.full_material).clamp(0, 100);
             let score = |color: usize| material[color] + placement[color] + royal_rank[color] * fullness / 100;
-            score(0) - score(1) + self.ending(material, men, royal_at)
+            score(0) - score(1) + self.ending(position, material, men, royal_at)
         };
         let tempo = 10;
         if position.side_to_move == 0 { white + tempo } else { -white + tempo }
@@ -391,6 +437,15 @@ mod tests {
     }
 
     #[test]
+    fn short_range_men_come_up_to_the_lone_king() {
+        // Courier: a ferz, a wazir and a man mate a lone king only from beside
+        // it; the same men far off score less, kings where they were.
+        let near = evaluate("courier", "11k/8FW2/9M2/12/12/12/12/K11 w - - 0 1");
+        let far = evaluate("courier", "11k/12/12/12/12/12/FWM9/K11 w - - 0 1");
+        assert!(near > far + 60, "{near} vs {far}");
+    }
+
+    #[test]
     fn where_a_bare_king_loses_the_last_men_are_worth_trading_off() {
         // Shatranj: rook and ferz against a ferz is worth more than the two
         // pieces' difference, for the bare king that follows the trade.
@@ -416,7 +471,7 @@ mod tests {
         // The same rook in a corner, on an open file or shut in behind its own pawn.
         let open = evaluate("shatranj", "4k3/pppppppp/8/8/8/8/1PPPPPPP/R3K3 w - - 0 1");
         let shut = evaluate("shatranj", "4k3/pppppppp/8/8/8/8/1PPPPPPP/4K2R w - - 0 1");
-        assert!(open > shut + 5 * MOBILITY, "{open} vs {shut}");
+        assert!(open > shut + 10, "{open} vs {shut}");
     }
 
     #[test]

@@ -100,6 +100,11 @@ fn draw_score(ply: usize) -> i32 {
 /// Centipawns a draw is worth less to the side the search plays for.
 const CONTEMPT: i32 = 15;
 
+/// How much more than its victim a capturing man must be worth before the
+/// capture search passes over its capture of a guarded man: a knight's capture
+/// of a guarded bishop is still searched, a rook's of a guarded knight is not.
+const LOSING_MARGIN: i32 = 50;
+
 impl Rules for Defined {
     type Move = Move;
     type Undo = Undo;
@@ -202,6 +207,12 @@ impl Rules for Defined {
     fn mover_value(&self, m: Move) -> i32 {
         let code = self.position.piece_at(m.from);
         if code == 0 { 0 } else { self.value_of(code) }
+    }
+
+    fn loses_material(&self, m: Move) -> bool {
+        self.victim_value(m).is_some_and(|victim| {
+            self.mover_value(m) > victim + LOSING_MARGIN && self.position.is_attacked(m.to, self.position.turn() ^ 1)
+        })
     }
 
     fn mover_index(&self, m: Move) -> usize {
@@ -311,5 +322,20 @@ mod tests {
         // A checkmate is still a checkmate.
         let mut mated = defined("capablanca", "k9/1Q8/1K8/10/10/10/10/10 b - - 0 1");
         assert_eq!(mated.score_of_end(3), -(MATE - 3));
+    }
+
+    #[test]
+    fn the_capture_search_passes_over_a_dear_man_taking_a_guarded_cheap_one() {
+        // Capablanca: White's rook may take a knight on d5 that a pawn guards,
+        // White's knight a bishop on g5 that a pawn guards, and White's rook a
+        // knight on a7 that nothing guards.
+        let position = defined("capablanca", "9k/n9/4pp4/3n2b3/10/5N4/10/R2R5K w - - 0 1");
+        let mv = |text: &str| {
+            let mut position = position.position.clone();
+            position.parse_move(text).unwrap()
+        };
+        assert!(position.loses_material(mv("d1d5")), "the rook for a knight");
+        assert!(!position.loses_material(mv("f3g5")), "a knight for a bishop is no loss");
+        assert!(!position.loses_material(mv("a1a7")), "an unguarded knight is a gain");
     }
 }

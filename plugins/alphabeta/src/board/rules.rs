@@ -48,6 +48,13 @@ pub(crate) trait Rules: Clone + Send + Sync + Sized {
     fn victim_value(&self, m: Self::Move) -> Option<i32>;
     /// Rough value of the piece that moves.
     fn mover_value(&self, m: Self::Move) -> i32;
+    /// Whether `m` takes a man worth clearly less than the one that takes, on
+    /// a square the other side guards: a capture the capture search passes
+    /// over (it loses the difference, or more). Games that do not say keep
+    /// every capture.
+    fn loses_material(&self, _m: Self::Move) -> bool {
+        false
+    }
     /// Which history slot the moving piece uses (below [`MOVERS`]).
     fn mover_index(&self, m: Self::Move) -> usize;
     fn to_square(m: Self::Move) -> u8;

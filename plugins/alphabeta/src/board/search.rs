@@ -1,7 +1,8 @@
 //! One thread's search of a board position: negamax with principal-variation
 //! windows, the table, null-move and futility pruning, late-move reductions,
-//! check extension and a capture search, over a position played and taken back
-//! in place by the game's [`Rules`].
+//! check extension and a capture search (which passes over the captures the
+//! rules call losing), over a position played and taken back in place by the
+//! game's [`Rules`].
 
 use std::{
     sync::atomic::{AtomicBool, AtomicU64, Ordering},
@@ -457,6 +458,9 @@ impl<'a, R: Rules, E: BoardEvaluation> Searcher<'a, R, E> {
                 && let Some(victim) = self.position.victim_value(m)
                 && stand_pat + victim + 150 <= alpha
             {
+                continue;
+            }
+            if !in_check && self.position.loses_material(m) {
                 continue;
             }
             let undo = self.make(m);

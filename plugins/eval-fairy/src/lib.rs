@@ -2,12 +2,15 @@
 //! each kind's value worked out from its moves (`plugboard-variants`'
 //! [`Variant::piece_values`]), square tables from how much more a piece reaches
 //! from each square than on average, how many squares each piece reaches where
-//! it stands, pawns' progress towards their promotion zone, and shelter for the
-//! royal piece while the board is full. The side ahead gains as material comes
-//! off, so it trades towards a won ending; in the ending it drives a lone king
-//! to the edge and, where a bare king loses, trades the last men off; where
-//! losing every man wins (losers), material counts against its owner. A
-//! holdings pool (super, great) is what pawns may promote to, not material.
+//! it stands (each square counted less for a piece that reaches many, so a
+//! queen's placement weighs no more than a knight's), pawns' progress towards
+//! their promotion zone, and shelter for the royal piece while the board is
+//! full. The side ahead gains as material comes off, so it trades towards a won
+//! ending; in the ending it drives a lone king to the edge with its own king
+//! and short-range men beside it and, where a bare king loses, trades the last
+//! men off; where losing every man wins (losers), material counts against its
+//! owner. A holdings pool (super, great) is what pawns may promote to, not
+//! material.
 //!
 //! It plays every variant a definition describes, including one written after
 //! this plugin was built: the host hands it the definition with each search.

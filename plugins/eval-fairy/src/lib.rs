@@ -80,6 +80,12 @@ pub struct FairyEval {
     /// Kinds that must come up to a lone king to mate it: steppers and
     /// leapers, which cannot reach it from afar as riders do.
     short_range: u64,
+    /// Kinds that never leave the colour of square they stand on (ferz, alfil,
+    /// bishop): men of one colour alone never check a king on the other.
+    colour_bound: u64,
+    /// Whether only a check wins (mate is a loss, stalemate and baring draw
+    /// nothing), so that a side unable to check cannot win.
+    only_mate_wins: bool,
 }
 
 /// What the side ahead gains as the other side's men (pawns included) run
@@ -93,6 +99,9 @@ const TRADE_LEAD_CAP: i32 = 600;
 
 /// Centipawns for each square a piece reaches beyond its kind's typical count.
 const MOBILITY: i32 = 4;
+
+/// What a lead is divided by where the side ahead can never give check.
+const CANNOT_MATE: i32 = 16;
 
 /// Against a lone king: centipawns for each (doubled) step it stands from the
 /// centre, and off for each step the winner's king and each short-range man
@@ -211,6 +220,11 @@ impl FairyEval {
             .enumerate()
             .filter(|(_, rays)| !rays.is_empty() && rays.iter().all(|ray| ray.range != 0))
             .fold(0u64, |mask, (kind, _)| mask | 1 << kind);
+        let colour_bound = rays
+            .iter()
+            .enumerate()
+            .filter(|(_, rays)| !rays.is_empty() && rays.iter().all(|ray| (ray.df + ray.dr) % 2 == 0))
+            .fold(0u64, |mask, (kind, _)| mask | 1 << kind);
         let typical_mobility = rays
             .iter()
             .map(|rays| {
@@ -254,6 +268,10 @@ impl FairyEval {
             typical_mobility,
             mobility_weight,
             short_range,
+            colour_bound,
+            only_mate_wins: variant.checkmate_value == plugboard_variants::Value::Loss
+                && variant.stalemate_value == plugboard_variants::Value::Draw
+                && variant.extinction.is_none(),
         }
     }
 
@@ -354,6 +372,10 @@ impl BoardEvaluate for FairyEval {
         let mut royal_rank = [0i32; 2];
         let mut men = [0u32; 2];
         let mut royal_at = [None; 2];
+        // Whether each side has a man that may check on either colour of
+        // square, and the colours its colour-bound men stand on.
+        let mut checks_both = [false; 2];
+        let mut bound_colours = [0u8; 2];
         for color in 0..2u8 {
             for square in position.squares_of(color) {
                 let code = position.squares[usize::from(square)];
@@ -367,6 +389,12 @@ impl BoardEvaluate for FairyEval {
                     royal_rank[usize::from(color)] += bonus;
                     royal_at[usize::from(color)] = Some(square);
                 } else {
+                    if self.colour_bound >> kind & 1 != 0 {
+                        bound_colours[usize::from(color)] |= 1 << ((square ^ (square >> 4)) & 1);
+                    } else {
+                        // A pawn counts: it may still promote on either colour.
+                        checks_both[usize::from(color)] = true;
+                    }
                     men[usize::from(color)] += 1;
                     material[usize::from(color)] += self.values[kind];
                     placement[usize::from(color)] += bonus;
@@ -391,7 +419,16 @@ impl BoardEvaluate for FairyEval {
             // The royal piece's shelter counts as much as the board is full.
             let fullness = ((material[0] + material[1]) * 100 / self.full_material).clamp(0, 100);
             let score = |color: usize| material[color] + placement[color] + royal_rank[color] * fullness / 100;
-            score(0) - score(1) + self.ending(position, material, men, royal_at)
+            let white = score(0) - score(1) + self.ending(position, material, men, royal_at);
+            // A side whose men all stand on one colour and never leave it can
+            // never check a king that keeps to the other: its lead wins nothing
+            // (courier's four ferzes on light squares drew by the 50-move rule).
+            let winner = usize::from(white < 0);
+            if self.only_mate_wins && !checks_both[winner] && bound_colours[winner] != 3 {
+                white / CANNOT_MATE
+            } else {
+                white
+            }
         };
         let tempo = 10;
         if position.side_to_move == 0 { white + tempo } else { -white + tempo }
@@ -446,6 +483,20 @@ mod tests {
         let near = evaluate("courier", "11k/8FW2/9M2/12/12/12/12/K11 w - - 0 1");
         let far = evaluate("courier", "11k/12/12/12/12/12/FWM9/K11 w - - 0 1");
         assert!(near > far + 60, "{near} vs {far}");
+    }
+
+    #[test]
+    fn men_of_one_colour_alone_win_nothing() {
+        // Courier: four ferzes and an alfil, all on squares of one colour, never
+        // check the king on l1, of the other; swap one ferz for a wazir, which
+        // changes colour with each step, and the lead is real.
+        let one_colour = evaluate("courier", "12/12/7F4/6E3F1/9F2/9K2/9F2/11k w - - 0 1");
+        let both = evaluate("courier", "12/12/7F4/6E3F1/9F2/9K2/9W2/11k w - - 0 1");
+        assert!(one_colour < 100, "{one_colour}");
+        assert!(both > 500, "{both}");
+        // Bishops on both colours (chess-like capablanca) can mate: no change.
+        let bishops = evaluate("capablanca", "k9/10/10/10/10/10/10/3BB4K w - - 0 1");
+        assert!(bishops > 300, "{bishops}");
     }
 
     #[test]

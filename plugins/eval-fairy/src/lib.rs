@@ -83,8 +83,8 @@ pub struct FairyEval {
     /// Kinds that never leave the colour of square they stand on (ferz, alfil,
     /// bishop): men of one colour alone never check a king on the other.
     colour_bound: u64,
-    /// Whether only a check wins (mate is a loss, stalemate and baring draw
-    /// nothing), so that a side unable to check cannot win.
+    /// Whether only a mate wins (a stalemate draws, and no rule ends the game
+    /// when a side runs out of men), so that a side unable to check cannot win.
     only_mate_wins: bool,
 }
 

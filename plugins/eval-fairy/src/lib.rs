@@ -215,16 +215,15 @@ impl FairyEval {
                 }
             })
             .collect();
-        let short_range = rays
-            .iter()
-            .enumerate()
-            .filter(|(_, rays)| !rays.is_empty() && rays.iter().all(|ray| ray.range != 0))
-            .fold(0u64, |mask, (kind, _)| mask | 1 << kind);
-        let colour_bound = rays
-            .iter()
-            .enumerate()
-            .filter(|(_, rays)| !rays.is_empty() && rays.iter().all(|ray| (ray.df + ray.dr) % 2 == 0))
-            .fold(0u64, |mask, (kind, _)| mask | 1 << kind);
+        // The kinds (pawns and royal pieces aside) every one of whose moves passes `test`.
+        let kinds_where = |test: fn(&Ray) -> bool| {
+            rays.iter()
+                .enumerate()
+                .filter(|(_, rays)| !rays.is_empty() && rays.iter().all(test))
+                .fold(0u64, |mask, (kind, _)| mask | 1 << kind)
+        };
+        let short_range = kinds_where(|ray| ray.range != 0);
+        let colour_bound = kinds_where(|ray| (ray.df + ray.dr) % 2 == 0);
         let typical_mobility = rays
             .iter()
             .map(|rays| {

@@ -4,10 +4,11 @@
 //! from each square than on average, how many squares each piece reaches where
 //! it stands (each square counted less for a piece that reaches many, so a
 //! queen's placement weighs no more than a knight's), pawns' progress towards
-//! their promotion zone, and shelter for the royal piece while the board is
-//! full. The side ahead gains as material comes off, so it trades towards a won
-//! ending; in the ending it drives a lone king to the edge with its own king
-//! and short-range men beside it and, where a bare king loses, trades the last
+//! their promotion zone, shelter for the royal piece while the board is full,
+//! and the squares by each royal piece that the other side's men attack. The
+//! side ahead gains as material comes off, so it trades towards a won ending;
+//! in the ending it drives a lone king to a corner with its own king and
+//! short-range men beside it and, where a bare king loses, trades the last
 //! men off; where losing every man wins (losers), material counts against its
 //! owner. A holdings pool (super, great) is what pawns may promote to, not
 //! material.
@@ -110,6 +111,11 @@ const LONE_KING_EDGE: i32 = 10;
 const LONE_KING_NEAR: i32 = 6;
 const HELPER_NEAR: i32 = 4;
 
+/// Centipawns for each square next to the other side's royal piece (or on it)
+/// that a man attacks, by how many men attack such squares: one man alone
+/// mates nothing, and each more makes every square of the attack count more.
+const KING_ATTACK: [i32; 8] = [0, 0, 6, 12, 18, 22, 25, 27];
+
 /// What a knight reaches on an average square of a chess board, near enough.
 const KNIGHT_REACH: f64 = 5.5;
 
@@ -121,10 +127,12 @@ fn focus(average_reach: f64) -> f64 {
     if average_reach <= 0.0 { 1.0 } else { (KNIGHT_REACH / average_reach).min(1.0) }
 }
 
-/// How far `square` is from the board's centre, in king steps, doubled.
+/// How far `square` is from the board's centre, in file and rank steps
+/// together, doubled: a corner is furthest, since the short-range men of
+/// makruk and courier (met, ferz, wazir, knight) mate a lone king only there.
 fn centre_distance(square: u8, files: u8, ranks: u8) -> i32 {
     let (file, rank) = (i32::from(square & 15), i32::from(square >> 4));
-    (2 * file - (i32::from(files) - 1)).abs().max((2 * rank - (i32::from(ranks) - 1)).abs())
+    (2 * file - (i32::from(files) - 1)).abs() + (2 * rank - (i32::from(ranks) - 1)).abs()
 }
 
 fn king_distance(a: u8, b: u8) -> i32 {
@@ -275,13 +283,16 @@ impl FairyEval {
     }
 
     /// How many squares the `color` piece of `kind` on `square` may go to or
-    /// take on, less its kind's typical count.
-    fn mobility(&self, position: &BoardPosition, square: u8, color: u8, kind: usize) -> i32 {
+    /// take on, less its kind's typical count, and how many squares it attacks
+    /// next to (or on) the other side's royal piece standing on `target`.
+    fn mobility(&self, position: &BoardPosition, square: u8, color: u8, kind: usize, target: Option<u8>) -> (i32, i32) {
         let (files, ranks) = (i32::from(self.files), i32::from(self.ranks));
         let (file, rank) = (i32::from(square & 15), i32::from(square >> 4));
         let sign = if color == 0 { 1 } else { -1 };
         let piece_at = |x: i32, y: i32| position.squares[(y * 16 + x) as usize];
         let mut count = 0;
+        let mut hits = 0;
+        let near_target = |x: i32, y: i32| target.is_some_and(|royal| king_distance(royal, (y * 16 + x) as u8) <= 1);
         for ray in &self.rays[kind] {
             if ray.lame_len > 0
                 && !ray.lame_ways().any(|way| {
@@ -307,6 +318,7 @@ impl FairyEval {
                     break;
                 }
                 let code = piece_at(x, y);
+                hits += i32::from(screened && ray.captures() && near_target(x, y));
                 if code == 0 {
                     count += i32::from(screened && ray.moves());
                     // A grasshopper lands just beyond its screen, nowhere further.
@@ -323,7 +335,7 @@ impl FairyEval {
                 break;
             }
         }
-        count - self.typical_mobility[kind]
+        (count - self.typical_mobility[kind], hits)
     }
 
     /// The ending's knowledge: with one side well ahead and the other down to
@@ -375,6 +387,16 @@ impl BoardEvaluate for FairyEval {
         // square, and the colours its colour-bound men stand on.
         let mut checks_both = [false; 2];
         let mut bound_colours = [0u8; 2];
+        // Each side's men that attack squares by the other's royal piece, and those squares.
+        let mut attackers = [0usize; 2];
+        let mut attacked = [0i32; 2];
+        let royal_square = |color: u8| {
+            position.squares_of(color).find(|&square| {
+                let kind = usize::from(position.squares[usize::from(square)] & 0x7F).wrapping_sub(1);
+                kind < self.kinds && self.royal >> kind & 1 != 0
+            })
+        };
+        let targets = if self.losing_all_wins { [None, None] } else { [royal_square(1), royal_square(0)] };
         for color in 0..2u8 {
             for square in position.squares_of(color) {
                 let code = position.squares[usize::from(square)];
@@ -398,8 +420,11 @@ impl BoardEvaluate for FairyEval {
                     material[usize::from(color)] += self.values[kind];
                     placement[usize::from(color)] += bonus;
                     if !self.rays[kind].is_empty() {
-                        placement[usize::from(color)] +=
-                            self.mobility_weight[kind] * self.mobility(position, square, color, kind) / 100;
+                        let side = usize::from(color);
+                        let (mobility, hits) = self.mobility(position, square, color, kind, targets[side]);
+                        placement[side] += self.mobility_weight[kind] * mobility / 100;
+                        attackers[side] += usize::from(hits > 0);
+                        attacked[side] += hits;
                     }
                 }
             }
@@ -415,6 +440,9 @@ impl BoardEvaluate for FairyEval {
             // Every man is one more to give away; no king hunt where being mated wins.
             material[1] - material[0] + placement[0] - placement[1]
         } else {
+            for side in 0..2 {
+                placement[side] += KING_ATTACK[attackers[side].min(KING_ATTACK.len() - 1)] * attacked[side];
+            }
             // The royal piece's shelter counts as much as the board is full.
             let fullness = ((material[0] + material[1]) * 100 / self.full_material).clamp(0, 100);
             let score = |color: usize| material[color] + placement[color] + royal_rank[color] * fullness / 100;
@@ -435,125 +463,4 @@ impl BoardEvaluate for FairyEval {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use plugboard_variants::Position;
-
-    fn evaluate(variant: &str, fen: &str) -> i32 {
-        let catalog = Catalog::builtin();
-        let variant = catalog.get(variant).unwrap().clone();
-        let mut eval = FairyEval::new(&variant);
-        let position = Position::from_fen(variant, fen).unwrap();
-        eval.evaluate(&position.to_board_position())
-    }
-
-    #[test]
-    fn material_and_progress_count_for_the_side_to_move() {
-        let start = "rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w KQkq - 0 1";
-        let even = evaluate("capablanca", start);
-        assert!(even.abs() < 30, "{even}");
-        let queen_up = evaluate("capablanca", "rnab1kbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w KQkq - 0 1");
-        assert!(queen_up > 700, "{queen_up}");
-        let for_black = evaluate("capablanca", "rnab1kbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR b KQkq - 0 1");
-        assert!(for_black < -700, "{for_black}");
-        // A pawn about to promote is worth more than one at home.
-        let advanced = evaluate("shatranj", "4k3/1P6/8/8/8/8/8/4K3 w - - 0 1");
-        let home = evaluate("shatranj", "4k3/8/8/8/8/8/1P6/4K3 w - - 0 1");
-        assert!(advanced > home + 30, "{advanced} vs {home}");
-    }
-
-    #[test]
-    fn the_side_ahead_drives_the_lone_king_to_the_edge() {
-        // White to move with a rook against a bare king: the king in the corner
-        // with White's beside it scores more than the king in the middle.
-        let cornered = evaluate("makruk", "7k/8/5K2/8/8/8/8/R7 w - - 0 1");
-        let central = evaluate("makruk", "8/8/8/4k3/8/8/8/R6K w - - 0 1");
-        assert!(cornered > central + 50, "{cornered} vs {central}");
-        // The same for Black, seen from Black's side.
-        let cornered = evaluate("makruk", "r7/8/8/8/8/5k2/8/7K b - - 0 1");
-        let central = evaluate("makruk", "r6k/8/8/8/4K3/8/8/8 b - - 0 1");
-        assert!(cornered > central + 50, "{cornered} vs {central}");
-    }
-
-    #[test]
-    fn short_range_men_come_up_to_the_lone_king() {
-        // Courier: a ferz, a wazir and a man mate a lone king only from beside
-        // it; the same men far off score less, kings where they were.
-        let near = evaluate("courier", "11k/8FW2/9M2/12/12/12/12/K11 w - - 0 1");
-        let far = evaluate("courier", "11k/12/12/12/12/12/FWM9/K11 w - - 0 1");
-        assert!(near > far + 60, "{near} vs {far}");
-    }
-
-    #[test]
-    fn men_of_one_colour_alone_win_nothing() {
-        // Courier: four ferzes and an alfil, all on squares of one colour, never
-        // check the king on l1, of the other; swap one ferz for a wazir, which
-        // changes colour with each step, and the lead is real.
-        let one_colour = evaluate("courier", "12/12/7F4/6E3F1/9F2/9K2/9F2/11k w - - 0 1");
-        let both = evaluate("courier", "12/12/7F4/6E3F1/9F2/9K2/9W2/11k w - - 0 1");
-        assert!(one_colour < 100, "{one_colour}");
-        assert!(both > 500, "{both}");
-        // Bishops on both colours (chess-like capablanca) can mate: no change.
-        let bishops = evaluate("capablanca", "k9/10/10/10/10/10/10/3BB4K w - - 0 1");
-        assert!(bishops > 300, "{bishops}");
-    }
-
-    #[test]
-    fn where_a_bare_king_loses_the_last_men_are_worth_trading_off() {
-        // Shatranj: rook and ferz against a ferz is worth more than the two
-        // pieces' difference, for the bare king that follows the trade.
-        let one_left = evaluate("shatranj", "3k4/8/8/3q4/8/3Q4/8/R2K4 w - - 0 1");
-        let none_left = evaluate("shatranj", "3k4/8/8/8/8/8/8/R2K4 w - - 0 1");
-        assert!(none_left > one_left + 100, "{none_left} vs {one_left}");
-        // Where the bare king does not lose (makruk), the trade is even.
-        let one_left = evaluate("makruk", "3k4/8/8/3m4/8/3M4/8/R2K4 w - - 0 1");
-        let none_left = evaluate("makruk", "3k4/8/8/8/8/8/8/R2K4 w - - 0 1");
-        assert!((none_left - one_left).abs() < 60, "{none_left} vs {one_left}");
-    }
-
-    #[test]
-    fn the_side_ahead_gains_by_trading_pieces_off() {
-        // A rook up in courier, with and without a knight each besides.
-        let knights_off = evaluate("courier", "4k7/pppppppppppp/12/12/12/12/PPPPPPPPPPPP/R3K7 w - - 0 1");
-        let knights_on = evaluate("courier", "4k3n3/pppppppppppp/12/12/12/12/PPPPPPPPPPPP/R3K3N3 w - - 0 1");
-        assert!(knights_off > knights_on + 10, "{knights_off} vs {knights_on}");
-    }
-
-    #[test]
-    fn a_piece_that_reaches_more_squares_is_worth_more() {
-        // The same rook in a corner, on an open file or shut in behind its own pawn.
-        let open = evaluate("shatranj", "4k3/pppppppp/8/8/8/8/1PPPPPPP/R3K3 w - - 0 1");
-        let shut = evaluate("shatranj", "4k3/pppppppp/8/8/8/8/1PPPPPPP/4K2R w - - 0 1");
-        assert!(open > shut + 10, "{open} vs {shut}");
-    }
-
-    #[test]
-    fn a_promotion_pool_is_no_material() {
-        // Great shatranj: White's king alone against five commoners Black's
-        // pawns became, which took five of Black's nine from the pool; White's
-        // nine are still there, and no use to a side without pawns.
-        let bare = evaluate("great", "4k5/10/3sssss2/10/10/10/10/4K5[SSSSSSSSSssss] w - - 0 1");
-        assert!(bare < -1000, "{bare}");
-    }
-
-    #[test]
-    fn in_losers_every_man_is_one_more_to_give_away() {
-        let fewer = evaluate("losers", "4k3/pppppppp/8/8/8/8/4P3/4K3 w - - 0 1");
-        let more = evaluate("losers", "4k3/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1");
-        assert!(fewer > more + 1000, "{fewer} vs {more}");
-        assert!(fewer > 300, "White has given almost everything away: {fewer}");
-    }
-
-    #[test]
-    fn a_definition_the_plugin_never_saw_is_scored() {
-        let text = "[mine:chess]\nqueen = -\namazon = a\nstartFen = rnbakbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBAKBNR w KQkq - 0 1\n";
-        let mut catalog = Catalog::builtin();
-        catalog.add_file(text, "mine.ini").unwrap();
-        let definition = &catalog.get("mine").unwrap().definition;
-        let mut evaluator = Fairy::new_defined_evaluator(definition).unwrap();
-        let variant = Catalog::read_definition(definition).unwrap();
-        let position = Position::start(variant).unwrap();
-        assert!(evaluator.evaluate(&position.to_board_position()).abs() < 30);
-        assert!(Fairy::new_defined_evaluator("[broken").is_err());
-    }
-}
+mod tests;

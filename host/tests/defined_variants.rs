@@ -218,6 +218,29 @@ fn makruks_count_draws_the_game_and_the_search_knows_it() {
     search.send("quit");
 }
 
+#[test]
+fn the_search_keeps_a_lead_from_running_into_the_move_count_rule() {
+    // Makruk, 99 plies without a capture or a pawn move: any piece move draws
+    // by the 50-move rule, so White pushes the d-pawn (which promotes to a met
+    // on d6) to keep its lead, though a piece move scores as well with no rule.
+    let mut engine = engine_in("makruk");
+    engine.send("setboard 8/8/1MS1M3/3P4/3k1m2/8/1KMn4/8 w - - 99 110");
+    engine.send("sd 6");
+    engine.send("go");
+    assert_eq!(engine.expect_move(), "d5d6m");
+    // Earlier in the count, the lead is all there is to it: no draw scored.
+    engine.send("new");
+    engine.send("variant makruk");
+    engine.send("post");
+    engine.send("setboard 8/8/1MS1M3/3P4/3k1m2/8/1KMn4/8 w - - 60 110");
+    engine.send("sd 6");
+    engine.send("go");
+    let lines = engine.read_until(|l| l.starts_with("move "));
+    let (_, score, _) = lines.iter().rev().find_map(|l| common::thinking(l)).expect("a thinking line");
+    assert!(score > 200, "{lines:?}");
+    engine.send("quit");
+}
+
 fn examples() -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/variants")
 }

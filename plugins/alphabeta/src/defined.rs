@@ -37,7 +37,7 @@ where
     let values: Arc<[i32]> = variant.piece_values().into();
     let read = |board: &BoardPosition| {
         Position::from_board_position(variant.clone(), board)
-            .map(|position| Defined { position, values: values.clone(), count_live: true })
+            .map(|position| Defined { position, values: values.clone(), count_live: true, move_rule_live: true })
             .map_err(|error| format!("not a position of {}: {error}", variant.name))
     };
     let mut root = read(&request.root)?;
@@ -45,6 +45,7 @@ where
     // A count already run out at the root is a draw the GUI did not take:
     // play on for the best result rather than take every move for a draw.
     root.count_live = !root.position.count_ran_out();
+    root.move_rule_live = !root.move_rule_reached();
     crate::board::run(request, root, game_start, new_eval, reporter)
 }
 
@@ -55,6 +56,12 @@ pub(crate) struct Defined {
     values: Arc<[i32]>,
     /// Whether a count running past its limit ends the game in the search.
     count_live: bool,
+    /// Whether the move-count rule (50 moves without a capture or a pawn
+    /// move) ends the game in the search, as the host claims it in the game:
+    /// a lead the search thinks it keeps while the clock runs to the limit is
+    /// a draw (makruk's d5 pawn, one step from promoting and its count reset,
+    /// stayed put a rook's move before the 50th).
+    move_rule_live: bool,
 }
 
 impl TtMove for Move {
@@ -75,6 +82,13 @@ impl Defined {
 
     fn value_of(&self, code: u8) -> i32 {
         self.values[kind_of(code)]
+    }
+
+    /// Whether the moves since the last capture or pawn move have reached the
+    /// variant's move-count rule.
+    fn move_rule_reached(&self) -> bool {
+        let moves = self.variant().n_move_rule;
+        moves > 0 && self.position.halfmoves() >= 2 * moves
     }
 
     /// The score of `outcome` for the side to move, `ply` plies from the root.
@@ -227,7 +241,7 @@ impl Rules for Defined {
     fn score_of_end(&mut self, ply: usize) -> i32 {
         match self.position.outcome() {
             Some(outcome) => self.score_of(outcome, ply),
-            // Called only without legal moves; an outcome is always found then.
+            // A move-count draw, the only end with legal moves left and no outcome.
             None => draw_score(ply),
         }
     }
@@ -235,6 +249,7 @@ impl Rules for Defined {
     fn has_ended(&self) -> bool {
         self.position.immediate_end().is_some()
             || (self.count_live && self.position.count_ran_out() && !self.position.in_check())
+            || (self.move_rule_live && self.move_rule_reached())
     }
 
     fn repetition_score(_mover_checked: bool, _other_checked: bool, ply: usize) -> i32 {
@@ -286,7 +301,12 @@ impl Rules for Defined {
 
     fn from_board_of(like: &Defined, board: &BoardPosition) -> Option<Defined> {
         let position = Position::from_board_position(like.variant().clone(), board).ok()?;
-        Some(Defined { position, values: like.values.clone(), count_live: like.count_live })
+        Some(Defined {
+            position,
+            values: like.values.clone(),
+            count_live: like.count_live,
+            move_rule_live: like.move_rule_live,
+        })
     }
 
     fn to_api(m: Move) -> api::Move {
@@ -305,7 +325,7 @@ mod tests {
     fn defined(variant: &str, fen: &str) -> Defined {
         let variant = Catalog::builtin().get(variant).unwrap().clone();
         let values: Arc<[i32]> = variant.piece_values().into();
-        Defined { position: Position::from_fen(variant, fen).unwrap(), values, count_live: true }
+        Defined { position: Position::from_fen(variant, fen).unwrap(), values, count_live: true, move_rule_live: true }
     }
 
     #[test]

@@ -3,9 +3,10 @@
 //! average mobility over the board, a slide counted less with each square
 //! (pieces stand in the way), moves that only take or only go counted half,
 //! single steps sideways or back counted less than longer leaps (a piece that
-//! steps is slow to go anywhere) and steps forward in full, less for a piece bound to fewer squares than a bishop, and the
-//! total weighed so that chess's pieces come out near their usual values and
-//! shatranj's and courier's short-range pieces near Fairy-Max's tables for them.
+//! steps is slow to go anywhere) and steps forward in full, less for a piece
+//! bound to fewer squares than a bishop, and the total weighed so that chess's
+//! pieces come out near their usual values and shatranj's and courier's
+//! short-range pieces near Fairy-Max's tables for them.
 
 use super::Variant;
 use crate::betza::{Hop, Ray};

@@ -59,8 +59,8 @@ pub(crate) struct Defined {
     /// Whether the move-count rule (50 moves without a capture or a pawn
     /// move) ends the game in the search, as the host claims it in the game:
     /// a lead the search thinks it keeps while the clock runs to the limit is
-    /// a draw (makruk's d5 pawn, one step from promoting and its count reset,
-    /// stayed put a rook's move before the 50th).
+    /// a draw (in makruk, a pawn one step from promoting, whose push would
+    /// have started the count again, stayed put while a met made the 50th move).
     move_rule_live: bool,
 }
 

@@ -382,7 +382,6 @@ impl BoardEvaluate for FairyEval {
         let mut placement = [0i32; 2];
         let mut royal_rank = [0i32; 2];
         let mut men = [0u32; 2];
-        let mut royal_at = [None; 2];
         // Whether each side has a man that may check on either colour of
         // square, and the colours its colour-bound men stand on.
         let mut checks_both = [false; 2];
@@ -390,13 +389,19 @@ impl BoardEvaluate for FairyEval {
         // Each side's men that attack squares by the other's royal piece, and those squares.
         let mut attackers = [0usize; 2];
         let mut attacked = [0i32; 2];
+        // Each side's royal piece (the last, where it has several), found first:
+        // the other side's men are scored by the squares they attack around it.
         let royal_square = |color: u8| {
-            position.squares_of(color).find(|&square| {
-                let kind = usize::from(position.squares[usize::from(square)] & 0x7F).wrapping_sub(1);
-                kind < self.kinds && self.royal >> kind & 1 != 0
-            })
+            position
+                .squares_of(color)
+                .filter(|&square| {
+                    let kind = usize::from(position.squares[usize::from(square)] & 0x7F).wrapping_sub(1);
+                    kind < self.kinds && self.royal >> kind & 1 != 0
+                })
+                .last()
         };
-        let targets = if self.losing_all_wins { [None, None] } else { [royal_square(1), royal_square(0)] };
+        let royal_at = [royal_square(0), royal_square(1)];
+        let targets = if self.losing_all_wins { [None, None] } else { [royal_at[1], royal_at[0]] };
         for color in 0..2u8 {
             for square in position.squares_of(color) {
                 let code = position.squares[usize::from(square)];
@@ -408,7 +413,6 @@ impl BoardEvaluate for FairyEval {
                 let bonus = i32::from(self.table[kind][usize::from(seen)]);
                 if self.royal >> kind & 1 != 0 {
                     royal_rank[usize::from(color)] += bonus;
-                    royal_at[usize::from(color)] = Some(square);
                 } else {
                     if self.colour_bound >> kind & 1 != 0 {
                         bound_colours[usize::from(color)] |= 1 << ((square ^ (square >> 4)) & 1);

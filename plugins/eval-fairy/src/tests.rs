@@ -140,3 +140,15 @@ fn the_lone_king_is_driven_to_a_corner_not_just_an_edge() {
     let edge = evaluate("makruk", "3k4/8/1KM5/8/8/8/8/7R w - - 0 1");
     assert!(corner > edge + 30, "{corner} vs {edge}");
 }
+
+#[test]
+fn a_lead_counts_less_as_the_move_rule_runs_out() {
+    // Makruk, a khon up behind closed pawns: the same position after forty
+    // moves without a capture or pawn move scores less, so that a capture or
+    // pawn move that starts the count again is worth making.
+    let board = "4k3/8/2p1p1p1/1pPpPpPp/1P1P1P1P/8/3S4/4K3";
+    let fresh = evaluate("makruk", &format!("{board} w - - 0 60"));
+    let late = evaluate("makruk", &format!("{board} w - - 80 100"));
+    assert!(fresh > 100, "{fresh}");
+    assert!(late < fresh * 4 / 5 && late > 0, "{late} vs {fresh}");
+}

@@ -122,22 +122,67 @@ fn positions_moves_promotions_and_refusals_read_as_xboard_writes_them() {
 }
 
 #[test]
-fn the_size_prefix_names_a_variant_at_its_own_size_only() {
+fn the_size_prefix_names_a_variant_at_its_own_size_or_remakes_it_for_another() {
     let mut engine = Engine::start(None);
-    engine.handshake();
+    let features = engine.handshake().join("\n");
+    assert!(features.contains(",boardsize\""), "{features}");
     engine.send("variant 10x8+0_capablanca");
-    engine.send("variant 12x8+0_capablanca");
     engine.send("variant 10x8+8_great");
     engine.send("variant 9x10+0_xiangqi");
     engine.send("variant 7x7+0_nosuch");
+    engine.send("variant 9x9+0_xiangqi");
+    engine.send("variant 10x8+5_normal");
+    engine.send("variant 6x8+0_normal");
     let lines = said(&mut engine, 1);
     let refused: Vec<&String> = lines.iter().filter(|l| l.starts_with("Error")).collect();
     assert_eq!(
         refused,
-        ["Error (unsupported variant): variant 12x8+0_capablanca", "Error (unsupported variant): variant 7x7+0_nosuch"]
+        [
+            "Error (unsupported variant): variant 7x7+0_nosuch",
+            "Error (unsupported variant): variant 9x9+0_xiangqi",
+            "Error (unsupported variant): variant 10x8+5_normal",
+            "Error (bad parameter): variant 6x8+0_normal (normal on 6x8: its start position does not fit on 6x8: \
+             the B on c1 has no square there)",
+        ]
     );
-    // Great's own pieces are told to xboard, whichever way it was named.
+    // Great's own pieces are told to xboard, whichever way it was named; at its
+    // own size xboard has the start position already.
     assert!(lines.contains(&"piece W& WD".to_owned()), "{lines:?}");
+    assert!(!lines.iter().any(|l| l.starts_with("setup")), "{lines:?}");
+
+    // Chess on ten files: xboard has no start position there and is sent one;
+    // the game is played on it, with the king castling to the i file.
+    engine.send("new");
+    engine.send("variant 10x8+0_normal");
+    engine.send("force");
+    let lines = said(&mut engine, 2);
+    assert!(
+        lines.contains(
+            &"setup (PNBRQ................Kpnbrq................k) 10x8+0_normal \
+              rnbq2kbnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBQ2KBNR w KQkq - 0 1"
+                .to_owned()
+        ),
+        "{lines:?}"
+    );
+    for m in ["e2e4", "f7f5", "i1j3", "a7a6", "g2g3", "a6a5", "h1g2", "a5a4", "g1i1", "b8c6"] {
+        engine.send(&format!("usermove {m}"));
+    }
+    engine.send("sd 3");
+    engine.send("go");
+    let reply = engine.read_until(|l| l.starts_with("move ") || l.starts_with("Error") || l.starts_with("Illegal"));
+    let last = reply.last().unwrap();
+    assert!(last.starts_with("move "), "{reply:?}");
+    // Makruk on ten ranks: pawns two ranks further up, ranks counted from 0 as on any ten-rank board.
+    engine.send("new");
+    engine.send("variant 8x10+0_makruk");
+    engine.send("force");
+    engine.send("usermove a2a3");
+    engine.send("usermove a7a6");
+    let lines = said(&mut engine, 3);
+    assert!(
+        lines.iter().any(|l| l.ends_with("8x10+0_makruk rnsmksnr/8/pppppppp/8/8/8/8/PPPPPPPP/8/RNSKMSNR w - - 0 1"))
+    );
+    assert!(!lines.iter().any(|l| l.starts_with("Illegal") || l.starts_with("Error")), "{lines:?}");
     engine.send("quit");
 }
 

@@ -29,7 +29,8 @@ INC=${INC:-0.1}
 WALL_LIMIT=${WALL_LIMIT:-150}   # seconds for one game
 EXAMPLES=$(realpath -e -- "$(dirname -- "$0")/../../examples/variants")
 
-# VARIANT OPPONENT [xboard options]: the opponent is a /usr/games engine, or "self".
+# VARIANT OPPONENT [xboard options]: the opponent is a /usr/games engine, "self",
+# or "gui:WxH", the variant on a board of W files and H ranks (see sized_game).
 # Losers: xboard's claim test scores a mate the FIDE way (the note's §2.3).
 GAMES='capablanca fairymax
 berolina fairymax
@@ -51,12 +52,61 @@ great fairymax
 losers fairy-stockfish -testClaims false
 twokings self
 amazonchess self
-bigchess self'
+bigchess self
+normal gui:10x8
+makruk gui:8x10'
+
+# sized_game VARIANT WxH: the variant on another board than its own, as xboard
+# asks for it from an engine that lists `boardsize` (`variant WxH+0_VARIANT`),
+# Plugboard answering with `setup` and the start position for that board.
+# xboard 4.9.1, having accepted `boardsize`, still looks for the exact name in
+# the engine's list (backend.c, SupportedVariant), so -firstFeatures adds it;
+# and it checks a second engine's list before that can apply, so there is no
+# second engine: Plugboard plays White against a side that never moves, and
+# wins on time once its first moves were found legal by xboard.
+sized_game() {
+  local variant=$1 size=$2
+  local name="${size}+0_$variant"
+  make_work "plugboard-$variant-$size" game.pgn
+  # xboard stays open after a game it did not play as a match: the wall limit ends it.
+  local WALL_LIMIT=30
+  echo "== $variant on $size: Plugboard as White against the GUI's side, files in $WORK"
+  run_xboard -variant "$variant" -boardWidth "${size%x*}" -boardHeight "${size#*x}" \
+    -fcp "$ENGINE" -fd "$ENGINE_DIR" -fn plugboard -firstFeatures "variants=\"$variant,$name\"" \
+    -initialMode MachineWhite -tc 0:05 -inc 0 -xponder -smpCores 1 \
+    -autoCallFlag true -testClaims true -testLegality true
+  sent_to first | grep -qF "variant $name" || problem "$variant: xboard did not ask for $name"
+  said_by first | grep -F 'setup (' | grep -qF ") $name " || problem "$variant: Plugboard sent no setup for $name"
+  bad=$(read_from first | grep -aE ':[[:space:]]*(Illegal move|Error)' || true)
+  [ -z "$bad" ] || problem "$variant: Plugboard answered with an error:"$'\n'"$bad"
+  read_from first | grep -qE ':[[:space:]]*move ' || problem "$variant: Plugboard never moved"
+  grep -q 'White wins on time' "$DEBUG_FILE" || problem "$variant: the game did not end with the GUI's side out of time"
+  check_xboard_messages
+  # The PGN starts from Plugboard's position on the board of that size.
+  local board ranks files
+  board=$(sed -n 's/^\[FEN "\([^ ]*\) .*/\1/p' "$PGN" | head -n 1)
+  ranks=$(printf '%s' "$board" | awk -F/ '{ print NF }')
+  files=$(printf '%s' "${board%%/*}" | awk '{ n = 0; s = $0
+    while (match(s, /[0-9]+|[A-Za-z]/)) { t = substr(s, RSTART, RLENGTH); n += (t ~ /^[0-9]/) ? t : 1; s = substr(s, RSTART + RLENGTH) }
+    print n }')
+  [ "${files}x$ranks" = "$size" ] || problem "$variant: the PGN's start position '$board' is not $size"
+  echo "$variant on $size: $board"
+}
 
 one_game() {
   local variant=$1 opponent=$2
   shift 2
   problems=()
+  if [[ $opponent == gui:* ]]; then
+    sized_game "$variant" "${opponent#gui:}"
+    if [ "${#problems[@]}" -gt 0 ]; then
+      show_files
+      for p in "${problems[@]}"; do echo "FAIL: $p" >&2; done
+      return 1
+    fi
+    echo "PASS: $variant on ${opponent#gui:}"
+    return
+  fi
   make_work "plugboard-$variant" game.pgn
   local second second_name
   if [ "$opponent" = self ]; then

@@ -24,6 +24,8 @@ struct Entry {
     /// The sections it was built from, its parents' first.
     chain: String,
     builtin: bool,
+    /// Made for a board size xboard asked for, not a game to announce.
+    resized: bool,
 }
 
 /// Every variant defined as data.
@@ -97,7 +99,7 @@ impl Catalog {
             let variant = Arc::new(variant);
             Position::start(variant.clone())
                 .map_err(|error| fail(format!("its start position {}: {error}", variant.start_fen)))?;
-            added.push(Entry { section, variant, chain, builtin });
+            added.push(Entry { section, variant, chain, builtin, resized: false });
         }
         let names = added.iter().map(|entry| entry.section.name.clone()).collect();
         self.entries.extend(added);
@@ -112,7 +114,41 @@ impl Catalog {
 
     /// The names of the games it offers, built-in first, in definition order.
     pub fn names(&self) -> impl Iterator<Item = &str> {
-        self.entries.iter().map(|entry| entry.section.name.as_str()).filter(|name| !BASES.contains(name))
+        self.entries
+            .iter()
+            .filter(|entry| !entry.resized)
+            .map(|entry| entry.section.name.as_str())
+            .filter(|name| !BASES.contains(name))
+    }
+
+    /// The variant `base` on a board of `files` × `ranks`, called `name` (added
+    /// the first time it is asked for), with `template` the variant xboard
+    /// takes its rules from ([`crate::definition::resize`]).
+    ///
+    /// # Errors
+    /// When there is no variant `base`, or its start position does not fit.
+    pub fn resized(
+        &mut self,
+        base: &str,
+        name: &str,
+        template: &str,
+        files: u8,
+        ranks: u8,
+    ) -> Result<Arc<Variant>, DefinitionError> {
+        let fail = |why: String| DefinitionError { file: format!("{base} on {files}x{ranks}"), line: 0, why };
+        if let Some(entry) = self.entries.iter().find(|entry| entry.section.name == name) {
+            return if entry.resized {
+                Ok(entry.variant.clone())
+            } else {
+                Err(fail(format!("there is already a variant called {name}")))
+            };
+        }
+        let variant = self.get(base).ok_or_else(|| fail(format!("no variant {base}")))?;
+        let text = crate::definition::resize::section(variant, name, template, files, ranks).map_err(fail)?;
+        self.add(&text, &format!("{base} on {files}x{ranks}"), true)?;
+        let entry = self.entries.last_mut().expect("just added");
+        entry.resized = true;
+        Ok(entry.variant.clone())
     }
 
     /// Whether `name` came from a user's file rather than the built-in ones.

@@ -253,8 +253,14 @@ impl Core {
     }
 
     pub fn set_variant(&mut self, name: &str) -> Result<(), Refusal> {
-        // A variant defined as data is offered only while a search can play it.
-        if crate::game::defined::variant(name).is_some() && !self.variants().iter().any(|offered| offered == name) {
+        // A variant defined as data is offered only while a search can play it
+        // (one made over for another board, while a search plays them all).
+        let plays_all_defined =
+            || self.plugins.variants().iter().any(|v| v == plugboard_plugin_api::Variant::DEFINED.cecp_name());
+        if crate::game::defined::variant(name).is_some()
+            && !self.variants().iter().any(|offered| offered == name)
+            && !plays_all_defined()
+        {
             return Err(Refusal::UnsupportedVariant);
         }
         // The search of the old game looks at its own copy: it can go once the new one is set.

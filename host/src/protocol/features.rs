@@ -6,11 +6,14 @@ use std::collections::BTreeSet;
 /// because scanning plugin folders may be slow, `done=1` last.
 pub fn announcement(engine_name: &str, variants: &str) -> Vec<String> {
     // Bughouse is crazyhouse on our board; the partner's board is the server's business.
-    let variants = if variants.split(',').any(|v| v == "crazyhouse") {
-        format!("{variants},bughouse")
-    } else {
-        variants.to_owned()
-    };
+    let mut variants = variants.to_owned();
+    if variants.split(',').any(|v| v == "crazyhouse") {
+        variants.push_str(",bughouse");
+    }
+    // Any variant defined as data plays on another board too (`WxH+S_NAME`).
+    if variants.split(',').any(|v| crate::game::defined::variant(v).is_some()) {
+        variants.push_str(",boardsize");
+    }
     vec![
         "done=0".to_owned(),
         format!(

@@ -8,6 +8,8 @@
 
 use plugboard_variants::{Variant, betza, definition::pieces::predefined_moves};
 
+use crate::core::Refusal;
+
 /// The variants xboard 4.9.1 knows by name.
 const KNOWN_TO_XBOARD: [&str; 37] = [
     "normal",
@@ -96,16 +98,40 @@ fn default_size(name: &str) -> Option<(u8, u8, u8)> {
     })
 }
 
-/// The variant a `variant` command names: `NAME`, or `WxH+S_NAME` (xboard's
-/// form for a size the user set) when that is the variant's own size; `None`
-/// for a size the engine cannot play.
-#[must_use]
-pub fn unprefixed(name: &str) -> Option<&str> {
-    let Some((size, rest)) = name.split_once('_') else { return Some(name) };
-    let (board, holdings) = size.split_once('+')?;
-    let (files, ranks) = board.split_once('x')?;
-    let wanted = (files.parse().ok()?, ranks.parse().ok()?, holdings.parse().ok()?);
-    (default_size(rest) == Some(wanted)).then_some(rest)
+/// The name the engine knows the variant of a `variant` command by: `NAME`, or
+/// xboard's `WxH+S_NAME` for a board size the user set (to an engine that lists
+/// `boardsize`). At the variant's own size that is NAME; at another, NAME's
+/// definition made over for that board (chess's for `normal`), added to the
+/// catalog as `NAME_WxH`; then also `true`: xboard is to be sent its start
+/// position, having none of its own for that board.
+///
+/// # Errors
+/// `UnsupportedVariant` for a variant the engine does not play or one that
+/// cannot change size (those of shakmaty and xiangqi, or other holdings than
+/// its own); why, for a board its start position does not fit.
+pub fn resolve(name: &str) -> Result<(String, bool), Refusal> {
+    let size = || -> Option<((u8, u8, u8), &str)> {
+        let (size, rest) = name.split_once('_')?;
+        let (board, holdings) = size.split_once('+')?;
+        let (files, ranks) = board.split_once('x')?;
+        Some(((files.parse().ok()?, ranks.parse().ok()?, holdings.parse().ok()?), rest))
+    };
+    // A name of the engine's own may hold `_` without being a size.
+    let Some((wanted, rest)) = size() else { return Ok((name.to_owned(), false)) };
+    let own = default_size(rest).ok_or(Refusal::UnsupportedVariant)?;
+    if own == wanted {
+        return Ok((rest.to_owned(), false));
+    }
+    let base = if rest == "normal" { "chess" } else { rest };
+    if wanted.2 != own.2 || crate::game::defined::variant(base).is_none() {
+        return Err(Refusal::UnsupportedVariant);
+    }
+    let (files, ranks) = (wanted.0, wanted.1);
+    let mut catalog = crate::game::defined::catalog().write().map_err(|_| Refusal::UnsupportedVariant)?;
+    match catalog.resized(base, &format!("{rest}_{files}x{ranks}"), rest, files, ranks) {
+        Ok(variant) => Ok((variant.name.clone(), true)),
+        Err(error) => Err(Refusal::BadParameter(format!("{rest} on {files}x{ranks}: {}", error.why))),
+    }
 }
 
 /// Whether xboard plays `name` by rules of its own.

@@ -4,6 +4,7 @@
 pub mod ini;
 pub mod keys;
 pub mod pieces;
+pub mod resize;
 pub mod rules;
 mod values;
 

@@ -167,15 +167,15 @@ impl Session {
                 }
             }
             Command::New => core.new_game(),
-            Command::Variant(name) => match super::xboard_variants::unprefixed(name)
-                .ok_or(Refusal::UnsupportedVariant)
-                .and_then(|name| core.set_variant(name))
+            Command::Variant(name) => match super::xboard_variants::resolve(name)
+                .and_then(|(name, resized)| core.set_variant(&name).map(|()| resized))
             {
                 Err(refusal) => self.refuse(line, refusal),
                 // xboard learns a variant it does not know from the engine.
-                Ok(()) => {
+                Ok(resized) => {
                     if let Some(variant) = core.game().definition().cloned() {
-                        if !super::xboard_variants::knows(&variant.name) {
+                        // One made over for another board brings its start position.
+                        if !super::xboard_variants::knows(&variant.name) || resized {
                             self.out.push(Reply::Setup(super::xboard_variants::setup(&variant)));
                         }
                         self.out.extend(super::xboard_variants::pieces(&variant).into_iter().map(Reply::Piece));

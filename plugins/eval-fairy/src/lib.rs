@@ -4,7 +4,8 @@
 //! from each square than on average, how many squares each piece reaches where
 //! it stands (each square counted less for a piece that reaches many, so a
 //! queen's placement weighs no more than a knight's), pawns' progress towards
-//! their promotion zone, shelter for the royal piece while the board is full,
+//! their promotion zone, a passed pawn by what its promotion gains and how near
+//! it is, shelter for the royal piece while the board is full,
 //! and the squares by each royal piece that the other side's men attack. The
 //! side ahead gains as material comes off, so it trades towards a won ending;
 //! in the ending it drives a lone king to a corner with its own king and
@@ -90,6 +91,14 @@ pub struct FairyEval {
     /// The halfmoves without a capture or pawn move after which the game is
     /// drawn (0: no such rule).
     move_rule_plies: i32,
+    /// The kinds that promote: pawns, which stop each other's way.
+    pawn_kinds: u64,
+    /// For each kind that promotes, what its best promotion gains over it
+    /// (0 for the others): what a passed pawn of that kind is on its way to.
+    promotion_gain: Vec<i32>,
+    /// Steps from each square (as White sees the board) to the promotion zone
+    /// on its file.
+    steps_to_zone: [u8; 256],
 }
 
 /// What the side ahead gains as the other side's men (pawns included) run
@@ -118,6 +127,12 @@ const HELPER_NEAR: i32 = 4;
 /// that a man attacks, by how many men attack such squares: one man alone
 /// mates nothing, and each more makes every square of the attack count more.
 const KING_ATTACK: [i32; 8] = [0, 0, 6, 12, 18, 22, 25, 27];
+
+/// A passed pawn (no pawn of the other side ahead of it on its file or the
+/// next) is worth this share, in hundredths, of what its promotion gains, by
+/// the steps it has left to the zone: a pawn that promotes to a rook (ASEAN
+/// chess) ran through unopposed where one bound for a met would not matter.
+const PASSED: [i32; 8] = [0, 20, 12, 7, 4, 2, 1, 0];
 
 /// What a knight reaches on an average square of a chess board, near enough.
 const KNIGHT_REACH: f64 = 5.5;
@@ -258,6 +273,21 @@ impl FairyEval {
                 .sum::<i32>()
                 .max(1)
         });
+        let promotion_gain = (0..variant.kinds.len())
+            .map(|kind| {
+                let pawn = (variant.promotion_pawns[0] | variant.promotion_pawns[1]) >> kind & 1 != 0;
+                let choices = variant.promotion_choices[0] | variant.promotion_choices[1];
+                let best = (0..variant.kinds.len()).filter(|&c| choices >> c & 1 != 0).map(|c| values[c]).max();
+                if pawn { best.map_or(0, |best| (best - values[kind]).max(0)) } else { 0 }
+            })
+            .collect();
+        let mut steps_to_zone = [0u8; 256];
+        for file in 0..files {
+            let zone = (0..ranks).find(|&r| variant.promotion_region[0].contains((r << 4) | file)).unwrap_or(ranks);
+            for rank in 0..ranks {
+                steps_to_zone[usize::from((rank << 4) | file)] = zone.saturating_sub(rank);
+            }
+        }
         let bare_king_loses = variant
             .extinction
             .is_some_and(|rule| rule.all_pieces && rule.count <= 1 && rule.value == plugboard_variants::Value::Loss);
@@ -280,6 +310,9 @@ impl FairyEval {
             short_range,
             colour_bound,
             move_rule_plies: 2 * variant.n_move_rule.min(10_000) as i32,
+            pawn_kinds: variant.promotion_pawns[0] | variant.promotion_pawns[1],
+            promotion_gain,
+            steps_to_zone,
             only_mate_wins: variant.checkmate_value == plugboard_variants::Value::Loss
                 && variant.stalemate_value == plugboard_variants::Value::Draw
                 && variant.extinction.is_none(),
@@ -340,6 +373,14 @@ impl FairyEval {
             }
         }
         (count - self.typical_mobility[kind], hits)
+    }
+
+    /// Whether the `color` pawn on `square` has none of the other side's
+    /// pawns (`theirs`, by file) ahead of it on its file or the next.
+    fn is_passed(&self, theirs: &[u16; 16], square: u8, color: u8) -> bool {
+        let (file, rank) = (usize::from(square & 15), square >> 4);
+        let ahead: u16 = if color == 0 { !0u16 << rank << 1 } else { (1u16 << rank) - 1 };
+        (file.saturating_sub(1)..=(file + 1).min(usize::from(self.files) - 1)).all(|f| theirs[f] & ahead == 0)
     }
 
     /// `score` less as the move rule's count runs on, down to half when it ends
@@ -419,6 +460,16 @@ impl BoardEvaluate for FairyEval {
                 .last()
         };
         let royal_at = [royal_square(0), royal_square(1)];
+        // Each side's pawns, as the ranks they stand on in each file.
+        let mut pawn_ranks = [[0u16; 16]; 2];
+        for color in 0..2u8 {
+            for square in position.squares_of(color) {
+                let kind = usize::from(position.squares[usize::from(square)] & 0x7F).wrapping_sub(1);
+                if kind < self.kinds && self.pawn_kinds >> kind & 1 != 0 {
+                    pawn_ranks[usize::from(color)][usize::from(square & 15)] |= 1 << (square >> 4);
+                }
+            }
+        }
         let targets = if self.losing_all_wins { [None, None] } else { [royal_at[1], royal_at[0]] };
         for color in 0..2u8 {
             for square in position.squares_of(color) {
@@ -441,6 +492,12 @@ impl BoardEvaluate for FairyEval {
                     men[usize::from(color)] += 1;
                     material[usize::from(color)] += self.values[kind];
                     placement[usize::from(color)] += bonus;
+                    if self.promotion_gain[kind] > 0
+                        && self.is_passed(&pawn_ranks[usize::from(color ^ 1)], square, color)
+                    {
+                        let steps = usize::from(self.steps_to_zone[usize::from(seen)]).min(PASSED.len() - 1);
+                        placement[usize::from(color)] += self.promotion_gain[kind] * PASSED[steps] / 100;
+                    }
                     if !self.rays[kind].is_empty() {
                         let side = usize::from(color);
                         let (mobility, hits) = self.mobility(position, square, color, kind, targets[side]);

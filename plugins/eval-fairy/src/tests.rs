@@ -152,3 +152,16 @@ fn a_lead_counts_less_as_the_move_rule_runs_out() {
     assert!(fresh > 100, "{fresh}");
     assert!(late < fresh * 4 / 5 && late > 0, "{late} vs {fresh}");
 }
+
+#[test]
+fn a_passed_pawn_counts_by_what_it_promotes_to() {
+    // ASEAN chess: White's pawn on d5 runs to a rook once Black's pawn no
+    // longer stands ahead of it on the next file.
+    let blocked = evaluate("asean", "4k3/4p3/8/3P4/8/8/8/4K3 w - - 0 1");
+    let passed = evaluate("asean", "4k3/5p2/8/3P4/8/8/8/4K3 w - - 0 1");
+    assert!(passed > blocked + 15, "{passed} vs {blocked}");
+    // In makruk it runs to a met, worth far less than a rook.
+    let to_met = evaluate("makruk", "4k3/5p2/8/3P4/8/8/8/4K3 w - - 0 1")
+        - evaluate("makruk", "4k3/4p3/8/3P4/8/8/8/4K3 w - - 0 1");
+    assert!(to_met < passed - blocked, "{to_met} vs {}", passed - blocked);
+}

@@ -88,9 +88,6 @@ pub struct FairyEval {
     /// Whether only a mate wins (a stalemate draws, and no rule ends the game
     /// when a side runs out of men), so that a side unable to check cannot win.
     only_mate_wins: bool,
-    /// The halfmoves without a capture or pawn move after which the game is
-    /// drawn (0: no such rule).
-    move_rule_plies: i32,
     /// The kinds that promote: pawns, which stop each other's way.
     pawn_kinds: u64,
     /// For each kind that promotes, what its best promotion gains over it
@@ -309,7 +306,6 @@ impl FairyEval {
             mobility_weight,
             short_range,
             colour_bound,
-            move_rule_plies: 2 * variant.n_move_rule.min(10_000) as i32,
             pawn_kinds: variant.promotion_pawns[0] | variant.promotion_pawns[1],
             promotion_gain,
             steps_to_zone,
@@ -381,20 +377,6 @@ impl FairyEval {
         let (file, rank) = (usize::from(square & 15), square >> 4);
         let ahead: u16 = if color == 0 { !0u16 << rank << 1 } else { (1u16 << rank) - 1 };
         (file.saturating_sub(1)..=(file + 1).min(usize::from(self.files) - 1)).all(|f| theirs[f] & ahead == 0)
-    }
-
-    /// `score` less as the move rule's count runs on, down to half when it ends
-    /// the game: with a lead, the capture or pawn move that starts the count
-    /// again is worth making before the rule takes the lead away. Makruk at
-    /// +1.4 behind closed pawns shuffled its men for forty moves while the
-    /// count ran, broke through at move 117, won a rook by move 135 and was
-    /// drawn at move 150.
-    fn fading(&self, score: i32, halfmove_clock: u16) -> i32 {
-        if self.move_rule_plies == 0 {
-            return score;
-        }
-        let spent = i32::from(halfmove_clock).min(self.move_rule_plies);
-        score * (2 * self.move_rule_plies - spent) / (2 * self.move_rule_plies)
     }
 
     /// The ending's knowledge: with one side well ahead and the other down to
@@ -536,7 +518,6 @@ impl BoardEvaluate for FairyEval {
                 white
             }
         };
-        let white = self.fading(white, position.halfmove_clock);
         let tempo = 10;
         if position.side_to_move == 0 { white + tempo } else { -white + tempo }
     }

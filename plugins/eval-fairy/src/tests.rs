@@ -142,18 +142,6 @@ fn the_lone_king_is_driven_to_a_corner_not_just_an_edge() {
 }
 
 #[test]
-fn a_lead_counts_less_as_the_move_rule_runs_out() {
-    // Makruk, a khon up behind closed pawns: the same position after forty
-    // moves without a capture or pawn move scores less, so that a capture or
-    // pawn move that starts the count again is worth making.
-    let board = "4k3/8/2p1p1p1/1pPpPpPp/1P1P1P1P/8/3S4/4K3";
-    let fresh = evaluate("makruk", &format!("{board} w - - 0 60"));
-    let late = evaluate("makruk", &format!("{board} w - - 80 100"));
-    assert!(fresh > 100, "{fresh}");
-    assert!(late < fresh * 4 / 5 && late > 0, "{late} vs {fresh}");
-}
-
-#[test]
 fn a_passed_pawn_counts_by_what_it_promotes_to() {
     // ASEAN chess: White's pawn on d5 runs to a rook once Black's pawn no
     // longer stands ahead of it on the next file.

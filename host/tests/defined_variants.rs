@@ -141,8 +141,8 @@ fn the_size_prefix_names_a_variant_at_its_own_size_or_remakes_it_for_another() {
             "Error (unsupported variant): variant 7x7+0_nosuch",
             "Error (unsupported variant): variant 9x9+0_xiangqi",
             "Error (unsupported variant): variant 10x8+5_normal",
-            "Error (bad parameter): variant 6x8+0_normal (normal on 6x8: its start position does not fit on 6x8: \
-             the B on c1 has no square there)",
+            "Error (bad parameter): variant 6x8+0_normal (normal: its start position does not fit on 6x8: the B on \
+             c1 has no square there)",
         ]
     );
     // Great's own pieces are told to xboard, whichever way it was named; at its

@@ -130,7 +130,7 @@ pub fn resolve(name: &str) -> Result<(String, bool), Refusal> {
     let mut catalog = crate::game::defined::catalog().write().map_err(|_| Refusal::UnsupportedVariant)?;
     match catalog.resized(base, &format!("{rest}_{files}x{ranks}"), rest, files, ranks) {
         Ok(variant) => Ok((variant.name.clone(), true)),
-        Err(error) => Err(Refusal::BadParameter(format!("{rest} on {files}x{ranks}: {}", error.why))),
+        Err(error) => Err(Refusal::BadParameter(format!("{rest}: {}", error.why))),
     }
 }
 

@@ -183,6 +183,14 @@ fn the_size_prefix_names_a_variant_at_its_own_size_or_remakes_it_for_another() {
         lines.iter().any(|l| l.ends_with("8x10+0_makruk rnsmksnr/8/pppppppp/8/8/8/8/PPPPPPPP/8/RNSKMSNR w - - 0 1"))
     );
     assert!(!lines.iter().any(|l| l.starts_with("Illegal") || l.starts_with("Error")), "{lines:?}");
+    // Super keeps the eight holdings squares xboard gives it, and its pool.
+    engine.send("new");
+    engine.send("variant 10x8+8_super");
+    let lines = said(&mut engine, 4);
+    assert!(
+        lines.iter().any(|l| l.starts_with("setup (") && l.contains(") 10x8+8_super ") && l.contains("[AESVaesv]")),
+        "{lines:?}"
+    );
     engine.send("quit");
 }
 

@@ -79,16 +79,21 @@ fn slot_of_type(name: &str) -> Option<usize> {
     })
 }
 
+/// The holdings squares of a variant defined as data, as xboard counts them:
+/// it gives super and great, whose pool has no size of its own, eight.
+fn holdings_of(variant: &Variant) -> u8 {
+    match (variant.pocket_size, variant.has_hands()) {
+        (_, false) => 0,
+        (0, true) => 8,
+        (size, true) => size,
+    }
+}
+
 /// The board size and holdings xboard gives a variant by default, as the
 /// `WxH+S` of its size prefix: (files, ranks, holdings).
 fn default_size(name: &str) -> Option<(u8, u8, u8)> {
     if let Some(variant) = crate::game::defined::variant(name) {
-        // xboard gives super and great eight holdings squares.
-        let holdings = match (variant.pocket_size, variant.has_hands()) {
-            (0, true) => 8,
-            (size, _) => size,
-        };
-        return Some((variant.files, variant.ranks, holdings));
+        return Some((variant.files, variant.ranks, holdings_of(&variant)));
     }
     Some(match name {
         "xiangqi" => (9, 10, 0),
@@ -128,7 +133,13 @@ pub fn resolve(name: &str) -> Result<(String, bool), Refusal> {
     }
     let (files, ranks) = (wanted.0, wanted.1);
     let mut catalog = crate::game::defined::catalog().write().map_err(|_| Refusal::UnsupportedVariant)?;
-    match catalog.resized(base, &format!("{rest}_{files}x{ranks}"), rest, files, ranks) {
+    // xboard takes the rules of a variant it knows; of another, those of its template.
+    let template = if knows(rest) {
+        rest.to_owned()
+    } else {
+        catalog.get(base).and_then(|variant| variant.template.clone()).unwrap_or_else(|| "fairy".to_owned())
+    };
+    match catalog.resized(base, &format!("{rest}_{files}x{ranks}"), &template, files, ranks) {
         Ok(variant) => Ok((variant.name.clone(), true)),
         Err(error) => Err(Refusal::BadParameter(format!("{rest}: {}", error.why))),
     }
@@ -148,7 +159,7 @@ pub fn setup(variant: &Variant) -> String {
     let covers = |table: &String| variant.kinds.iter().all(|kind| table.contains(kind.letter.to_ascii_uppercase()));
     let table = variant.piece_to_char_table.clone().filter(covers).unwrap_or_else(|| piece_to_char(variant));
     let parent = variant.template.as_deref().unwrap_or("fairy");
-    let holdings = if variant.has_hands() { variant.pocket_size } else { 0 };
+    let holdings = holdings_of(variant);
     format!("({table}) {}x{}+{holdings}_{parent} {}", variant.files, variant.ranks, variant.start_fen)
 }
 

@@ -190,6 +190,10 @@ impl FairyEval {
         let mut table = vec![[0i16; 256]; variant.kinds.len()];
         let mut mobility_weight = vec![0i32; variant.kinds.len()];
         let mut royal = 0u64;
+        // The first rank of White's promotion zone on each file, if it has one.
+        let zone_rank: Vec<Option<u8>> = (0..files)
+            .map(|file| (0..ranks).find(|&r| variant.promotion_region[0].contains((r << 4) | file)))
+            .collect();
         for (kind, piece) in variant.kinds.iter().enumerate() {
             if piece.royal {
                 royal |= 1 << kind;
@@ -210,9 +214,7 @@ impl FairyEval {
                     let mut bonus = if piece.royal { 0.0 } else { (here - average) * 6.0 * focus(average) };
                     if pawn {
                         // Nearer the zone is better, and the last steps most.
-                        let zone = (0..ranks)
-                            .find(|&r| variant.promotion_region[0].contains((r << 4) | file))
-                            .unwrap_or(ranks - 1);
+                        let zone = zone_rank[usize::from(file)].unwrap_or(ranks - 1);
                         let to_go = f64::from(zone.saturating_sub(rank));
                         let centre = f64::from(files) / 2.0 - (f64::from(file) + 0.5 - f64::from(files) / 2.0).abs();
                         bonus = 120.0 / (1.0 + to_go) + centre * 2.0;
@@ -280,7 +282,7 @@ impl FairyEval {
             .collect();
         let mut steps_to_zone = [0u8; 256];
         for file in 0..files {
-            let zone = (0..ranks).find(|&r| variant.promotion_region[0].contains((r << 4) | file)).unwrap_or(ranks);
+            let zone = zone_rank[usize::from(file)].unwrap_or(ranks);
             for rank in 0..ranks {
                 steps_to_zone[usize::from((rank << 4) | file)] = zone.saturating_sub(rank);
             }
@@ -371,6 +373,12 @@ impl FairyEval {
         (count - self.typical_mobility[kind], hits)
     }
 
+    /// The kind of the piece on `square`, if it is one of this variant's.
+    fn kind_at(&self, position: &BoardPosition, square: u8) -> Option<usize> {
+        let kind = usize::from(position.squares[usize::from(square)] & 0x7F).wrapping_sub(1);
+        (kind < self.kinds).then_some(kind)
+    }
+
     /// Whether the `color` pawn on `square` has none of the other side's
     /// pawns (`theirs`, by file) ahead of it on its file or the next.
     fn is_passed(&self, theirs: &[u16; 16], square: u8, color: u8) -> bool {
@@ -405,10 +413,7 @@ impl FairyEval {
                 - LONE_KING_NEAR * king_distance(winner, loser);
             let helpers_away: i32 = position
                 .squares_of(ahead as u8)
-                .filter(|&square| {
-                    let kind = usize::from(position.squares[usize::from(square)] & 0x7F).wrapping_sub(1);
-                    kind < self.kinds && self.short_range >> kind & 1 != 0
-                })
+                .filter(|&square| self.kind_at(position, square).is_some_and(|kind| self.short_range >> kind & 1 != 0))
                 .map(|square| king_distance(square, loser))
                 .sum();
             score -= HELPER_NEAR * helpers_away;
@@ -430,24 +435,19 @@ impl BoardEvaluate for FairyEval {
         // Each side's men that attack squares by the other's royal piece, and those squares.
         let mut attackers = [0usize; 2];
         let mut attacked = [0i32; 2];
-        // Each side's royal piece (the last, where it has several), found first:
-        // the other side's men are scored by the squares they attack around it.
-        let royal_square = |color: u8| {
-            position
-                .squares_of(color)
-                .filter(|&square| {
-                    let kind = usize::from(position.squares[usize::from(square)] & 0x7F).wrapping_sub(1);
-                    kind < self.kinds && self.royal >> kind & 1 != 0
-                })
-                .last()
-        };
-        let royal_at = [royal_square(0), royal_square(1)];
-        // Each side's pawns, as the ranks they stand on in each file.
+        // Found first, in one pass: each side's royal piece (the last, where it
+        // has several), since the other side's men are scored by the squares
+        // they attack around it; and each side's pawns, as the ranks they stand
+        // on in each file, since a pawn is passed by the other side's.
+        let mut royal_at = [None; 2];
         let mut pawn_ranks = [[0u16; 16]; 2];
         for color in 0..2u8 {
             for square in position.squares_of(color) {
-                let kind = usize::from(position.squares[usize::from(square)] & 0x7F).wrapping_sub(1);
-                if kind < self.kinds && self.pawn_kinds >> kind & 1 != 0 {
+                let Some(kind) = self.kind_at(position, square) else { continue };
+                if self.royal >> kind & 1 != 0 {
+                    royal_at[usize::from(color)] = Some(square);
+                }
+                if self.pawn_kinds >> kind & 1 != 0 {
                     pawn_ranks[usize::from(color)][usize::from(square & 15)] |= 1 << (square >> 4);
                 }
             }
@@ -455,11 +455,7 @@ impl BoardEvaluate for FairyEval {
         let targets = if self.losing_all_wins { [None, None] } else { [royal_at[1], royal_at[0]] };
         for color in 0..2u8 {
             for square in position.squares_of(color) {
-                let code = position.squares[usize::from(square)];
-                let kind = usize::from(code & 0x7F) - 1;
-                if kind >= self.kinds {
-                    continue;
-                }
+                let Some(kind) = self.kind_at(position, square) else { continue };
                 let seen = if color == 0 { square } else { turned(square, self.files, self.ranks) };
                 let bonus = i32::from(self.table[kind][usize::from(seen)]);
                 if self.royal >> kind & 1 != 0 {

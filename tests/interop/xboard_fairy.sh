@@ -82,9 +82,14 @@ sized_game() {
   read_from first | grep -qE ':[[:space:]]*move ' || problem "$variant: Plugboard never moved"
   grep -q 'White wins on time' "$DEBUG_FILE" || problem "$variant: the game did not end with the GUI's side out of time"
   check_xboard_messages
-  # The PGN starts from Plugboard's position on the board of that size.
-  local board ranks files
-  board=$(sed -n 's/^\[FEN "\([^ ]*\) .*/\1/p' "$PGN" | head -n 1)
+  # The PGN names the variant (xboard names none for normal chess, whatever
+  # the board) and starts from Plugboard's position on the board of that size.
+  read_games 1
+  local n white black result pgn_variant fen reason board ranks files
+  IFS=$PGN_SEP read -r n white black result pgn_variant fen reason <<< "$summary"
+  check_finished "$n" "$result"
+  [ "$pgn_variant" = "${variant#normal}" ] || problem "$variant: the PGN says the variant is '$pgn_variant'"
+  board=${fen%% *}
   ranks=$(printf '%s' "$board" | awk -F/ '{ print NF }')
   files=$(printf '%s' "${board%%/*}" | awk '{ n = 0; s = $0
     while (match(s, /[0-9]+|[A-Za-z]/)) { t = substr(s, RSTART, RLENGTH); n += (t ~ /^[0-9]/) ? t : 1; s = substr(s, RSTART + RLENGTH) }
@@ -93,18 +98,23 @@ sized_game() {
   echo "$variant on $size: $board"
 }
 
+# verdict LABEL: the game's problems with its files, or PASS.
+verdict() {
+  if [ "${#problems[@]}" -gt 0 ]; then
+    show_files
+    for p in "${problems[@]}"; do echo "FAIL: $p" >&2; done
+    return 1
+  fi
+  echo "PASS: $1"
+}
+
 one_game() {
   local variant=$1 opponent=$2
   shift 2
   problems=()
   if [[ $opponent == gui:* ]]; then
     sized_game "$variant" "${opponent#gui:}"
-    if [ "${#problems[@]}" -gt 0 ]; then
-      show_files
-      for p in "${problems[@]}"; do echo "FAIL: $p" >&2; done
-      return 1
-    fi
-    echo "PASS: $variant on ${opponent#gui:}"
+    verdict "$variant on ${opponent#gui:}"
     return
   fi
   make_work "plugboard-$variant" game.pgn
@@ -148,12 +158,7 @@ one_game() {
       problem "$variant: '{$reason}' is a failure of Plugboard"
     fi
   done <<< "$summary"
-  if [ "${#problems[@]}" -gt 0 ]; then
-    show_files
-    for p in "${problems[@]}"; do echo "FAIL: $p" >&2; done
-    return 1
-  fi
-  echo "PASS: $variant"
+  verdict "$variant"
 }
 
 check_prerequisites "$1"

@@ -135,7 +135,8 @@ impl Catalog {
         files: u8,
         ranks: u8,
     ) -> Result<Arc<Variant>, DefinitionError> {
-        let fail = |why: String| DefinitionError { file: format!("{base} on {files}x{ranks}"), line: 0, why };
+        let file = format!("{base} on {files}x{ranks}");
+        let fail = |why: String| DefinitionError { file: file.clone(), line: 0, why };
         if let Some(entry) = self.entries.iter().find(|entry| entry.section.name == name) {
             return if entry.resized {
                 Ok(entry.variant.clone())
@@ -145,7 +146,7 @@ impl Catalog {
         }
         let variant = self.get(base).ok_or_else(|| fail(format!("no variant {base}")))?;
         let text = crate::definition::resize::section(variant, name, template, files, ranks).map_err(fail)?;
-        self.add(&text, &format!("{base} on {files}x{ranks}"), true)?;
+        self.add(&text, &file, true)?;
         let entry = self.entries.last_mut().expect("just added");
         entry.resized = true;
         Ok(entry.variant.clone())

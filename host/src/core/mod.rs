@@ -253,13 +253,11 @@ impl Core {
     }
 
     pub fn set_variant(&mut self, name: &str) -> Result<(), Refusal> {
-        // A variant defined as data is offered only while a search can play it
-        // (one made over for another board, while a search plays them all).
-        let plays_all_defined =
-            || self.plugins.variants().iter().any(|v| v == plugboard_plugin_api::Variant::DEFINED.cecp_name());
+        // A variant defined as data is played only while a search lists it, or
+        // plays every one (`defined`: those made over for another board too).
+        let defined = plugboard_plugin_api::Variant::DEFINED.cecp_name();
         if crate::game::defined::variant(name).is_some()
-            && !self.variants().iter().any(|offered| offered == name)
-            && !plays_all_defined()
+            && !self.plugins.variants().iter().any(|listed| listed == name || listed == defined)
         {
             return Err(Refusal::UnsupportedVariant);
         }

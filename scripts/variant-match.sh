@@ -10,7 +10,10 @@
 #   maxqi | hoixiangqi (also plugboard)
 #   TC: base+increment in seconds, default 10+0.1 (xboard -tc 0:10 -inc 0.1)
 #
-# Environment: PLUGBOARD (default target/release/plugboard); FIRST, the engine in
+# Environment: PLUGBOARD (default target/release/plugboard); PLUGBOARD2, the
+# Plugboard in the opponent's seat when OPPONENT is plugboard (default PLUGBOARD:
+# two builds compared, with XBOARD_ARGS="-firstNPS N -secondNPS N" so a busy machine does not
+# change the games); FIRST, the engine in
 # Plugboard's seat (default plugboard); OPENINGS, a file of FENs (default none:
 # the start position); OUT (default target/variants); XBOARD; XBOARD_ARGS, more
 # xboard options (`-testClaims false` for losers, whose win by being mated
@@ -55,12 +58,15 @@ xboard_tc=$((base / 60)):$(printf '%02d' $((base % 60)))
 command -v xvfb-run >/dev/null || fail "xvfb-run not found (apt-get install xvfb xauth)"
 [ -z "$openings" ] || [ -f "$openings" ] || fail "no openings file $openings"
 
-# engine NAME: sets CMD (what xboard starts, in WORK) for an engine of the match.
+# engine NAME [SEAT]: sets CMD (what xboard starts, in WORK) for an engine of
+# the match; SEAT second takes PLUGBOARD2 for plugboard.
 engine() {
+  local path=${PLUGBOARD:-$root/target/release/plugboard}
+  [ "${2:-}" != second ] || path=${PLUGBOARD2:-$path}
   case $1 in
     plugboard)
-      CMD=$(realpath -e -- "${PLUGBOARD:-$root/target/release/plugboard}" 2>/dev/null) \
-        || fail "no Plugboard at ${PLUGBOARD:-target/release/plugboard} (cargo build --release --workspace)"
+      CMD=$(realpath -e -- "$path" 2>/dev/null) \
+        || fail "no Plugboard at $path (cargo build --release --workspace)"
       [ -x "$CMD" ] || fail "not executable: $CMD" ;;
     fairymax | shamax | maxqi)
       [ -x "/usr/games/$1" ] || fail "/usr/games/$1 missing (apt-get install fairymax)"
@@ -150,13 +156,16 @@ play_pair() {
   PGN=$pair_dir/games.pgn
   XBOARD_OUT=$pair_dir/xboard.out
   engine "$first"; first_cmd=$CMD
-  engine "$opponent"; second_cmd=$CMD
+  engine "$opponent" second; second_cmd=$CMD
+  # Two Plugboards are told apart in the PGN (scripts/score.py scores the first).
+  local second_name=$opponent
+  [ "$opponent" != "$first" ] || second_name=${opponent}2
   echo "== pair $p/$pairs, opening $index: $first - $opponent, $variant, $tc, in $pair_dir"
   # shellcheck disable=SC2086 # XBOARD_ARGS is a list of options
   run_xboard \
     -variant "$variant" "${start[@]}" \
     -fcp "$first_cmd" -fd "$pair_dir" -fn "$first" \
-    -scp "$second_cmd" -sd "$pair_dir" -sn "$opponent" \
+    -scp "$second_cmd" -sd "$pair_dir" -sn "$second_name" \
     -mg 2 \
     -tc "$xboard_tc" -inc "$inc" -xponder -smpCores 1 -defaultHashSize 64 -defaultCacheSizeEGTB 0 \
     -autoCallFlag true -testLegality true -testClaims true -checkMates true \

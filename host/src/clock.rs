@@ -153,11 +153,15 @@ impl Clock {
 /// Sudden death: plan as if the game lasted another 30 moves at least.
 const SUDDEN_DEATH_MOVES: u64 = 30;
 
-/// `remaining` spread over `moves_to_go` moves, each bringing `increment_ms`.
+/// `remaining` spread over `moves_to_go` moves, each bringing `increment_ms`
+/// and each costing `overhead_ms` of lag besides its thinking: a clock charged
+/// for the lag of every move (a busy machine, a slow GUI or server) would
+/// otherwise run down to the increment's last milliseconds and lose on time.
 fn spread(remaining: u64, moves_to_go: u64, increment_ms: u64, overhead_ms: u64) -> Budget {
+    let moves_to_go = moves_to_go.max(1);
     let usable = remaining.saturating_sub(overhead_ms);
-    // With increment, most of it can be spent each move; keep a reserve otherwise.
-    let soft = usable / moves_to_go.max(1) + increment_ms * 3 / 4;
+    let until_control = (remaining + increment_ms * (moves_to_go - 1)).saturating_sub(overhead_ms * (moves_to_go + 1));
+    let soft = until_control / moves_to_go;
     // Never plan to use more than a fraction of the clock on one move, and
     // with moves to go 1 never more than what is left.
     let ceiling = if moves_to_go == 1 { usable * 4 / 5 } else { usable / 3 };
@@ -284,6 +288,22 @@ mod tests {
     }
 
     #[test]
+    fn a_lag_below_the_overhead_does_not_run_the_clock_down() {
+        // 10 s + 0.1 s, each move thinking its soft budget and losing 40 ms more
+        // to a busy machine (xboard charged 0.12 s for a 0.02 s search so, and
+        // the clock ran down to a loss on time at 0.11 s).
+        let mut clock = Clock::default();
+        clock.set_level(0, 10_000, 100, 1);
+        let mut remaining_ms = 10_000_i64;
+        for fullmove in 1..=300 {
+            clock.set_own_time(remaining_ms / 10);
+            remaining_ms -= clock.budget(fullmove).soft_ms as i64 + 40;
+            assert!(remaining_ms > 5 * clock.overhead_ms as i64, "{remaining_ms} ms left at move {fullmove}");
+            remaining_ms += 100;
+        }
+    }
+
+    #[test]
     fn moves_per_session_counts_down() {
         let mut clock = Clock::default();
         clock.set_level(40, 40 * 60_000, 0, 1);
@@ -299,7 +319,7 @@ mod tests {
         let mut clock = Clock::default();
         clock.set_overtime(Overtime { game_ms: 300_000, move_ms: 60_000, overtime_ms: 30_000 });
         // Five minutes over thirty moves is ten seconds, less than the overtime of a move.
-        assert_eq!(clock.budget(1), Budget { soft_ms: 29_950, hard_ms: 29_994 });
+        assert_eq!(clock.budget(1), Budget { soft_ms: 29_950, hard_ms: 29_950 });
         clock.set_overtime(Overtime { game_ms: 3_600_000, move_ms: 60_000, overtime_ms: 0 });
         // An hour over thirty moves is two minutes: more than a move may take.
         assert_eq!(clock.budget(1), Budget { soft_ms: 59_950, hard_ms: 59_950 });
@@ -322,12 +342,12 @@ mod tests {
         );
         assert_eq!(go(Limits { infinite: true, movetime_ms: Some(200), ..Limits::default() }, true), Budget::UNLIMITED);
         assert_eq!(go(Limits { depth: Some(5), ..Limits::default() }, true), Budget::UNLIMITED);
-        // Each side's own time.
-        let timed = Limits { red_ms: Some(30_050), black_ms: Some(300_050), ..Limits::default() };
+        // Each side's own time, less the lag of each of the thirty moves planned for and one more.
+        let timed = Limits { red_ms: Some(31_550), black_ms: Some(301_550), ..Limits::default() };
         assert_eq!(go(timed.clone(), true).soft_ms, 1000);
         assert_eq!(go(timed.clone(), false).soft_ms, 10_000);
         let last = Limits { moves_to_go: Some(1), ..timed.clone() };
-        assert_eq!(go(last, true).hard_ms, 24_000);
+        assert_eq!(go(last, true).hard_ms, 25_200);
         let capped = Limits { move_ms: Some(550), ..timed };
         assert_eq!(go(capped, false), Budget { soft_ms: 500, hard_ms: 500 });
         // Nothing that could end the search: the time control counts.

@@ -73,9 +73,7 @@ impl<R: Rules> Ordering<R> {
             update(other, -bonus);
         }
     }
-}
 
-impl<R: Rules> Ordering<R> {
     /// How often the quiet move `m` has refuted a position lately, within
     /// `-HISTORY_LIMIT..=HISTORY_LIMIT`.
     pub(super) fn history(&self, position: &R, m: R::Move) -> i32 {
@@ -99,4 +97,30 @@ pub(super) fn pick<M: Copy>(moves: &mut [M], scores: &mut [i32], index: usize) -
     moves.swap(index, best);
     scores.swap(index, best);
     moves[index]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::defined::Defined;
+
+    #[test]
+    fn losing_captures_come_after_quiet_moves_where_the_search_asks() {
+        // Capablanca: White's rook may take a knight on d5 that a pawn guards.
+        let mut position = Defined::for_tests("capablanca", "9k/n9/4pp4/3n2b3/10/5N4/10/R2R5K w - - 0 1");
+        let mut moves = Vec::new();
+        position.legal_moves(&mut moves);
+        let ordering = Ordering::<Defined>::new();
+        let index_of = |text: &str| {
+            let wanted = position.move_for_tests(text);
+            moves.iter().position(|&m| m == wanted).unwrap()
+        };
+        let (rook_takes, knight_takes, quiet) = (index_of("d1d5"), index_of("f3g5"), index_of("a1b1"));
+        let mut scores = Vec::new();
+        ordering.score(&position, &moves, None, 1, true, &mut scores);
+        assert!(scores[rook_takes] < scores[quiet], "the rook for a guarded knight after a quiet rook move");
+        assert!(scores[knight_takes] > scores[quiet], "a knight for a bishop before it");
+        ordering.score(&position, &moves, None, 1, false, &mut scores);
+        assert!(scores[rook_takes] > scores[quiet], "every capture first in the capture search's order");
+    }
 }

@@ -109,8 +109,9 @@ fn every_limit_of_go_reaches_the_search() {
     t.say(&["go movetime 1000"]);
     let seen = t.searches().remove(0);
     assert_eq!((seen.soft_ms, seen.hard_ms), (950, 950));
-    // Red is to move: Red's time, spread over the moves to go.
-    t.say(&["go rtime 60050 btime 1000 movestogo 10"]);
+    // Red is to move: Red's time, less the overhead for the lag of each move to
+    // go and one more, spread over the moves to go.
+    t.say(&["go rtime 60550 btime 1000 movestogo 10"]);
     let seen = t.searches().remove(0);
     assert_eq!((seen.soft_ms, seen.hard_ms), (6000, 18_000));
     // No move longer than mtime.
@@ -121,10 +122,11 @@ fn every_limit_of_go_reaches_the_search() {
     t.say(&["go rtime 0 btime 0 otime 3050"]);
     let seen = t.searches().remove(0);
     assert_eq!((seen.soft_ms, seen.hard_ms), (3000, 3000));
-    // Nothing said of the time: the time control (five minutes for 40 moves by default).
+    // Nothing said of the time: the time control (five minutes for 40 moves by
+    // default, less the overhead for each move's lag and one more).
     t.say(&["go"]);
     let seen = t.searches().remove(0);
-    assert_eq!((seen.soft_ms, seen.hard_ms), (7498, 22_494));
+    assert_eq!((seen.soft_ms, seen.hard_ms), (7448, 22_344));
 }
 
 #[test]

@@ -82,13 +82,15 @@ fn clock_sets_game_time_time_per_move_and_overtime() {
 #[test]
 fn our_own_clock_is_charged_with_our_thinking_in_play_mode_only() {
     let mut t = playing("patient");
-    // Ten seconds for the game: a third of what is left at most, a thirtieth planned.
+    // Ten seconds for the game, spread over thirty moves, each with the 50 ms
+    // overhead for lag and one more kept back: 281 ms planned, three times that at most.
     let said = t.say(&["clock :10 0 0", "playcurrent"]);
     assert_eq!(said.last().map(String::as_str), Some("move a0a1"));
-    // The patient search ran to its hard deadline, 993 ms: 9007 ms are left.
+    // The patient search ran to its hard deadline, 843 ms: 9157 ms are left.
     t.say(&["force", "setoption name Search value probe", "go depth 1", "playother", "move a6a5"]);
     let seen = t.searches();
-    assert_eq!((seen[1].soft_ms, seen[1].hard_ms), ((9007 - 50) / 30, (9007 - 50) / 30 * 3), "{seen:?}");
+    let planned = (9157 - 31 * 50) / 30;
+    assert_eq!((seen[1].soft_ms, seen[1].hard_ms), (planned, planned * 3), "{seen:?}");
 }
 
 #[test]

@@ -1,9 +1,9 @@
 //! One thread's search of a board position: negamax with principal-variation
 //! windows, the table, null-move and futility pruning, late-move reductions
 //! (less where the evaluation rises or history favours the move), internal
-//! iterative reduction, check extension and a capture search (which passes over the captures the
-//! rules call losing), over a position played and taken back in place by the
-//! game's [`Rules`].
+//! iterative reduction, check extension and a capture search (which passes
+//! over the captures the rules call losing), over a position played and taken
+//! back in place by the game's [`Rules`].
 
 use std::{
     sync::atomic::{AtomicBool, AtomicU64, Ordering},

@@ -11,13 +11,13 @@
 #   TC: base+increment in seconds, default 10+0.1 (xboard -tc 0:10 -inc 0.1)
 #
 # Environment: PLUGBOARD (default target/release/plugboard); PLUGBOARD2, the
-# Plugboard in the opponent's seat when OPPONENT is plugboard (default PLUGBOARD:
-# two builds compared, with XBOARD_ARGS="-firstNPS N -secondNPS N" so a busy machine does not
-# change the games); FIRST, the engine in
-# Plugboard's seat (default plugboard); OPENINGS, a file of FENs (default none:
-# the start position); OUT (default target/variants); XBOARD; XBOARD_ARGS, more
-# xboard options (`-testClaims false` for losers, whose win by being mated
-# xboard's claim test does not know); DRAW_MOVES, the move xboard draws a game
+# Plugboard in the opponent's seat when OPPONENT is plugboard (default PLUGBOARD;
+# to compare two builds, with XBOARD_ARGS="-firstNPS N -secondNPS N" so that a
+# busy machine does not change the games); FIRST, the engine in Plugboard's seat
+# (default plugboard); OPENINGS, a file of FENs (default none: the start
+# position); OUT (default target/variants); XBOARD; XBOARD_ARGS, more xboard
+# options (`-testClaims false` for losers, whose win by being mated xboard's
+# claim test does not know); DRAW_MOVES, the move xboard draws a game
 # still going at (default 150; 0 plays on to mate or a rule's draw: courier's
 # slow pieces take longer than 150 moves to mate with).
 #

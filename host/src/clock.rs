@@ -273,18 +273,28 @@ mod tests {
         }
     }
 
+    /// Plays 300 moves of `base_ms` + `increment_ms` sudden death, each taking
+    /// what `spend` makes of its budget from the clock; the fewest milliseconds
+    /// left after a move, and the move it was.
+    fn lowest_clock(base_ms: u64, increment_ms: u64, spend: fn(Budget) -> u64) -> (i64, u32) {
+        let mut clock = Clock::default();
+        clock.set_level(0, base_ms, increment_ms, 1);
+        let mut remaining_ms = base_ms as i64;
+        let mut lowest = (remaining_ms, 0);
+        for fullmove in 1..=300 {
+            clock.set_own_time(remaining_ms / 10);
+            remaining_ms -= spend(clock.budget(fullmove)) as i64;
+            lowest = lowest.min((remaining_ms, fullmove));
+            remaining_ms += increment_ms as i64;
+        }
+        lowest
+    }
+
     #[test]
     fn one_second_and_an_increment_lasts_any_game() {
         // Spending every hard limit in full for 300 moves never empties the clock.
-        let mut clock = Clock::default();
-        clock.set_level(0, 1000, 10, 1);
-        let mut remaining_ms = 1000_i64;
-        for fullmove in 1..=300 {
-            clock.set_own_time(remaining_ms / 10);
-            remaining_ms -= clock.budget(fullmove).hard_ms as i64;
-            assert!(remaining_ms > clock.overhead_ms as i64 / 2, "{remaining_ms} ms left at move {fullmove}");
-            remaining_ms += 10;
-        }
+        let (left, fullmove) = lowest_clock(1000, 10, |budget| budget.hard_ms);
+        assert!(left > Clock::default().overhead_ms as i64 / 2, "{left} ms left at move {fullmove}");
     }
 
     #[test]
@@ -292,15 +302,8 @@ mod tests {
         // 10 s + 0.1 s, each move thinking its soft budget and losing 40 ms more
         // to a busy machine (xboard charged 0.12 s for a 0.02 s search so, and
         // the clock ran down to a loss on time at 0.11 s).
-        let mut clock = Clock::default();
-        clock.set_level(0, 10_000, 100, 1);
-        let mut remaining_ms = 10_000_i64;
-        for fullmove in 1..=300 {
-            clock.set_own_time(remaining_ms / 10);
-            remaining_ms -= clock.budget(fullmove).soft_ms as i64 + 40;
-            assert!(remaining_ms > 5 * clock.overhead_ms as i64, "{remaining_ms} ms left at move {fullmove}");
-            remaining_ms += 100;
-        }
+        let (left, fullmove) = lowest_clock(10_000, 100, |budget| budget.soft_ms + 40);
+        assert!(left > 5 * Clock::default().overhead_ms as i64, "{left} ms left at move {fullmove}");
     }
 
     #[test]

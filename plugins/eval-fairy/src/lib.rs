@@ -17,6 +17,8 @@
 //! It plays every variant a definition describes, including one written after
 //! this plugin was built: the host hands it the definition with each search.
 
+mod walks;
+
 use std::sync::Arc;
 
 use plugboard_plugin_api::{
@@ -27,6 +29,7 @@ use plugboard_variants::{
     betza::{Hop, Ray},
     definition::reach,
 };
+use walks::Walks;
 
 /// The plugin.
 pub struct Fairy;
@@ -72,6 +75,8 @@ pub struct FairyEval {
     promotion_pool: bool,
     /// Each kind's moves, for its mobility; empty for pawns and royal kinds.
     rays: Vec<Vec<Ray>>,
+    /// The same moves walked from every square.
+    walks: Walks,
     /// What a piece of each kind reaches on a typical board, half its average
     /// on an empty one: mobility counts from there, so it leaves piece values be.
     typical_mobility: Vec<i32>,
@@ -303,6 +308,7 @@ impl FairyEval {
             bare_king_loses,
             losing_all_wins,
             promotion_pool: variant.holdings_pool,
+            walks: Walks::new(&rays, files, ranks),
             rays,
             typical_mobility,
             mobility_weight,
@@ -321,43 +327,21 @@ impl FairyEval {
     /// take on, less its kind's typical count, and how many squares it attacks
     /// next to (or on) the other side's royal piece standing on `target`.
     fn mobility(&self, position: &BoardPosition, square: u8, color: u8, kind: usize, target: Option<u8>) -> (i32, i32) {
-        let (files, ranks) = (i32::from(self.files), i32::from(self.ranks));
-        let (file, rank) = (i32::from(square & 15), i32::from(square >> 4));
-        let sign = if color == 0 { 1 } else { -1 };
-        let piece_at = |x: i32, y: i32| position.squares[(y * 16 + x) as usize];
         let mut count = 0;
         let mut hits = 0;
-        let near_target = |x: i32, y: i32| target.is_some_and(|royal| king_distance(royal, (y * 16 + x) as u8) <= 1);
-        for ray in &self.rays[kind] {
-            if ray.lame_len > 0
-                && !ray.lame_ways().any(|way| {
-                    way.iter().all(|&(df, dr)| {
-                        let (x, y) = (file + sign * i32::from(df), rank + sign * i32::from(dr));
-                        let x = if ray.wraps { x.rem_euclid(files) } else { x };
-                        (0..files).contains(&x) && (0..ranks).contains(&y) && piece_at(x, y) == 0
-                    })
-                })
-            {
+        let near_target = |to: u8| target.is_some_and(|royal| king_distance(royal, to) <= 1);
+        for walk in self.walks.from(color, kind, square) {
+            if !self.walks.open(walk, &position.squares) {
                 continue;
             }
-            let limit = if ray.range == 0 { 16 } else { ray.range };
-            let (mut x, mut y) = (file, rank);
-            let mut screened = ray.hop == Hop::No;
-            for _ in 0..limit {
-                x += sign * i32::from(ray.df);
-                y += sign * i32::from(ray.dr);
-                if ray.wraps {
-                    x = x.rem_euclid(files);
-                }
-                if !(0..files).contains(&x) || !(0..ranks).contains(&y) || (x, y) == (file, rank) {
-                    break;
-                }
-                let code = piece_at(x, y);
-                hits += i32::from(screened && ray.captures() && near_target(x, y));
+            let mut screened = walk.hop == Hop::No;
+            for &to in self.walks.path(walk) {
+                let code = position.squares[usize::from(to)];
+                hits += i32::from(screened && walk.captures && near_target(to));
                 if code == 0 {
-                    count += i32::from(screened && ray.moves());
+                    count += i32::from(screened && walk.moves);
                     // A grasshopper lands just beyond its screen, nowhere further.
-                    if screened && ray.hop == Hop::Grasshopper {
+                    if screened && walk.hop == Hop::Grasshopper {
                         break;
                     }
                     continue;
@@ -366,7 +350,7 @@ impl FairyEval {
                     screened = true;
                     continue;
                 }
-                count += i32::from(ray.captures() && code >> 7 != color);
+                count += i32::from(walk.captures && code >> 7 != color);
                 break;
             }
         }

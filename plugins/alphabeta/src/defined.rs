@@ -319,13 +319,26 @@ impl Rules for Defined {
 }
 
 #[cfg(test)]
+impl Defined {
+    /// `fen` in the built-in `variant`, searched with its rules live.
+    pub(crate) fn for_tests(variant: &str, fen: &str) -> Defined {
+        let variant = Catalog::builtin().get(variant).unwrap().clone();
+        let values: Arc<[i32]> = variant.piece_values().into();
+        Defined { position: Position::from_fen(variant, fen).unwrap(), values, count_live: true, move_rule_live: true }
+    }
+
+    /// The legal move `text` names here.
+    pub(crate) fn move_for_tests(&self, text: &str) -> Move {
+        self.position.clone().parse_move(text).unwrap()
+    }
+}
+
+#[cfg(test)]
 mod tests {
     use super::*;
 
     fn defined(variant: &str, fen: &str) -> Defined {
-        let variant = Catalog::builtin().get(variant).unwrap().clone();
-        let values: Arc<[i32]> = variant.piece_values().into();
-        Defined { position: Position::from_fen(variant, fen).unwrap(), values, count_live: true, move_rule_live: true }
+        Defined::for_tests(variant, fen)
     }
 
     #[test]

@@ -115,7 +115,7 @@ impl<R: Rules, E: BoardEvaluation> Searcher<'_, R, E> {
     fn judge_root_moves(&mut self, moves: Vec<R::Move>) -> Vec<RootMove<R::Move>> {
         let hash_move = self.table.probe::<R::Move>(self.position.hash(), 0).and_then(|entry| entry.mv);
         let mut scores = Vec::new();
-        self.order.score(&self.position, &moves, hash_move, 0, &mut scores);
+        self.order.score(&self.position, &moves, hash_move, 0, true, &mut scores);
         let mut root_moves: Vec<(RootMove<R::Move>, i32)> = moves
             .iter()
             .zip(scores)

@@ -1,8 +1,9 @@
 //! One thread's search of a board position: negamax with principal-variation
-//! windows, the table, null-move and futility pruning, late-move reductions,
-//! check extension and a capture search (which passes over the captures the
-//! rules call losing), over a position played and taken back in place by the
-//! game's [`Rules`].
+//! windows, the table, null-move and futility pruning, late-move reductions
+//! (less where the evaluation rises or history favours the move), internal
+//! iterative reduction, check extension and a capture search (which passes
+//! over the captures the rules call losing), over a position played and taken
+//! back in place by the game's [`Rules`].
 
 use std::{
     sync::atomic::{AtomicBool, AtomicU64, Ordering},
@@ -11,7 +12,10 @@ use std::{
 
 use plugboard_plugin_api::{BoardPosition, BoardSearchRequest, Bound, Reporter, SearchControl};
 
-use super::{History, Rules, ordering::Ordering as MoveOrder};
+use super::{
+    History, Rules,
+    ordering::{HISTORY_LIMIT, Ordering as MoveOrder},
+};
 use crate::{
     eval::{BoardEvaluation, noise},
     score::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, TABLEBASE_BOUND},
@@ -21,6 +25,8 @@ use crate::{
 
 /// Nodes a thread counts on its own before adding them to the team's count.
 const NODE_BATCH: u64 = 64;
+/// No score: the static evaluation of a position in check.
+const NO_SCORE: i32 = -INFINITY;
 
 /// What the threads of one search share besides the table.
 pub(crate) struct Team {
@@ -40,6 +46,8 @@ pub(super) struct Searcher<'a, R: Rules, E> {
     /// Reused move lists and ordering scores, one of each per ply.
     pub(super) lists: Vec<Vec<R::Move>>,
     pub(super) scores: Vec<Vec<i32>>,
+    /// The static evaluation at each ply of the path ([`NO_SCORE`] in check).
+    static_evals: Vec<i32>,
     eval: E,
     notify: bool,
     noise: u32,
@@ -94,6 +102,7 @@ impl<'a, R: Rules, E: BoardEvaluation> Searcher<'a, R, E> {
             boards: Vec::with_capacity(MAX_PLY + 2),
             lists: vec![Vec::new(); MAX_PLY + 2],
             scores: vec![Vec::new(); MAX_PLY + 2],
+            static_evals: vec![NO_SCORE; MAX_PLY + 2],
             position: root.clone(),
             notify: eval.wants_notifications(),
             eval,
@@ -287,13 +296,23 @@ impl<'a, R: Rules, E: BoardEvaluation> Searcher<'a, R, E> {
                 }),
             }
         };
+        self.static_evals[ply] = static_eval.unwrap_or(NO_SCORE);
+        // Better than two plies ago: pruning on a rising evaluation is riskier.
+        let improving = static_eval.is_some() && ply >= 2 && self.static_evals[ply] > self.static_evals[ply - 2];
+        // A stored bound on the score guesses better than the evaluation.
+        let eval = match (static_eval, entry) {
+            (Some(eval), Some(entry)) if entry.score.abs() < TABLEBASE_BOUND && entry.bounds_better(eval) => {
+                Some(entry.score)
+            }
+            (eval, _) => eval,
+        };
 
-        if let Some(eval) = static_eval
+        if let Some(eval) = eval
             && !pv_node
             && beta.abs() < MATE_BOUND
         {
             // Reverse futility: far above beta with little depth left.
-            if depth <= 6 && eval - 90 * depth >= beta {
+            if depth <= 6 && eval - 90 * (depth - i32::from(improving)) >= beta {
                 return eval;
             }
             // Null move: if passing still holds beta, a real move will.
@@ -331,27 +350,34 @@ impl<'a, R: Rules, E: BoardEvaluation> Searcher<'a, R, E> {
         // The table's move, as the legal move it names (found among them, not generated again).
         let hash_move =
             entry.and_then(|entry| entry.mv).and_then(|m| moves.iter().copied().find(|&legal| R::names(m, legal)));
-        self.order.score(&self.position, &moves, hash_move, ply, &mut scores);
+        // Internal iterative reduction: with no move from an earlier search to
+        // try first, a shallower search orders this node's moves for next time.
+        let depth = if hash_move.is_none() && depth >= 4 { depth - 1 } else { depth };
+        self.order.score(&self.position, &moves, hash_move, ply, true, &mut scores);
         let original_alpha = alpha;
         let mut best_score = -INFINITY;
         let mut best_move = None;
         let mut quiets_tried: Vec<R::Move> = Vec::new();
+        let late_move_limit = (4 + 3 * depth as usize) / (2 - usize::from(improving));
         for index in 0..moves.len() {
             let m = super::ordering::pick(&mut moves, &mut scores, index);
             let capture = self.position.is_capture(m);
-            // Futility and late moves: a quiet move this far below alpha, or this
-            // late in a shallow node, will not reach it.
-            let prunable = static_eval.is_some_and(|eval| {
-                !pv_node
-                    && index > 0
-                    && depth <= 3
-                    && best_score > -MATE_BOUND
-                    && (eval + 120 * depth <= alpha || index >= 4 + 3 * depth as usize)
-            });
+            // Near the horizon, once a move has saved us from being mated: a
+            // quiet move this far below alpha or this late, or a capture the
+            // rules call losing, will not reach it.
+            let prunable = index > 0 && !in_check && best_score > -MATE_BOUND && depth <= 3;
+            let quiet_prunable = prunable
+                && !capture
+                && eval.is_some_and(|eval| {
+                    !pv_node && (eval + 120 * depth <= alpha || quiets_tried.len() >= late_move_limit)
+                });
+            if prunable && capture && !pv_node && self.position.loses_material(m) && !self.position.gives_check(m) {
+                continue;
+            }
             let reducible = depth >= 3 && index >= 3 && !in_check;
             // Whether it checks is asked only where the answer is used: it costs a move played out.
-            let quiet = !capture && (prunable || reducible) && !self.position.gives_check(m);
-            if prunable && quiet {
+            let quiet = !capture && (quiet_prunable || reducible) && !self.position.gives_check(m);
+            if quiet_prunable && quiet {
                 quiets_tried.push(m);
                 continue;
             }
@@ -360,8 +386,10 @@ impl<'a, R: Rules, E: BoardEvaluation> Searcher<'a, R, E> {
                 -self.negamax(depth - 1, -beta, -alpha, ply + 1)
             } else {
                 let reduction = if quiet && reducible {
-                    let base = late_move_reduction(depth, index);
-                    (base - i32::from(pv_node)).clamp(0, depth - 2)
+                    let base = late_move_reduction(depth, index) - i32::from(pv_node) + i32::from(!improving)
+                        - i32::from(self.order.is_killer(m, ply))
+                        - self.order.history(&self.position, m) / (HISTORY_LIMIT / 2);
+                    base.clamp(0, depth - 2)
                 } else {
                     0
                 };
@@ -450,7 +478,7 @@ impl<'a, R: Rules, E: BoardEvaluation> Searcher<'a, R, E> {
             self.scores[ply] = scores;
             return result;
         }
-        self.order.score(&self.position, &moves, None, ply, &mut scores);
+        self.order.score(&self.position, &moves, None, ply, false, &mut scores);
         for index in 0..moves.len() {
             let m = super::ordering::pick(&mut moves, &mut scores, index);
             // Delta pruning: even the piece taken would not lift the score to alpha.

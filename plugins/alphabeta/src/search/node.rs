@@ -23,7 +23,7 @@ pub(super) struct Node {
     pub(super) refutations: Refutations,
 }
 
-impl TtEntry {
+impl<M> TtEntry<M> {
     /// Whether the stored bound settles a search with this window.
     pub(super) fn cuts(&self, alpha: i32, beta: i32) -> bool {
         match self.bound {
@@ -34,7 +34,7 @@ impl TtEntry {
     }
 
     /// Whether the stored score says more about the position than `eval` does.
-    pub(super) fn bounds_better(&self, eval: i32) -> bool {
+    pub(crate) fn bounds_better(&self, eval: i32) -> bool {
         match self.bound {
             Bound::Exact => true,
             Bound::Lower => self.score > eval,

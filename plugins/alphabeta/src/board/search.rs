@@ -25,6 +25,8 @@ use crate::{
 
 /// Nodes a thread counts on its own before adding them to the team's count.
 const NODE_BATCH: u64 = 64;
+/// Entries of each thread's evaluation cache (a power of two): 1 MiB.
+const EVAL_CACHE_SIZE: usize = 1 << 16;
 /// No score: the static evaluation of a position in check.
 const NO_SCORE: i32 = -INFINITY;
 
@@ -49,6 +51,10 @@ pub(super) struct Searcher<'a, R: Rules, E> {
     /// The static evaluation at each ply of the path ([`NO_SCORE`] in check).
     static_evals: Vec<i32>,
     eval: E,
+    /// The evaluation's scores by position key, [`EVAL_CACHE_SIZE`] of them:
+    /// the capture search meets the same positions by many orders of captures,
+    /// and the table keeps no evaluation of them.
+    eval_cache: Vec<(u64, i32)>,
     notify: bool,
     noise: u32,
     noise_seed: u64,
@@ -103,6 +109,7 @@ impl<'a, R: Rules, E: BoardEvaluation> Searcher<'a, R, E> {
             lists: vec![Vec::new(); MAX_PLY + 2],
             scores: vec![Vec::new(); MAX_PLY + 2],
             static_evals: vec![NO_SCORE; MAX_PLY + 2],
+            eval_cache: vec![(0, 0); EVAL_CACHE_SIZE],
             position: root.clone(),
             notify: eval.wants_notifications(),
             eval,
@@ -174,7 +181,18 @@ impl<'a, R: Rules, E: BoardEvaluation> Searcher<'a, R, E> {
     /// The static evaluation of the current position, noise included; `None`
     /// when the evaluation failed, which stops every thread.
     fn evaluate(&mut self) -> Option<i32> {
-        let score = self.eval.evaluate(&self.board);
+        let key = self.position.hash();
+        let slot = (key as usize) & (EVAL_CACHE_SIZE - 1);
+        let score = match self.eval_cache[slot] {
+            (cached_key, score) if cached_key == key && key != 0 => score,
+            _ => {
+                let score = self.eval.evaluate(&self.board);
+                if score != plugboard_plugin_api::EVAL_FAILED {
+                    self.eval_cache[slot] = (key, score);
+                }
+                score
+            }
+        };
         if score == plugboard_plugin_api::EVAL_FAILED {
             self.team.eval_failed.store(true, Ordering::Relaxed);
             self.team.stop_all();

@@ -73,9 +73,9 @@ pub struct FairyEval {
     losing_all_wins: bool,
     /// The hands hold what pawns may promote to, not pieces to drop.
     promotion_pool: bool,
-    /// Each kind's moves, for its mobility; empty for pawns and royal kinds.
-    rays: Vec<Vec<Ray>>,
-    /// The same moves walked from every square.
+    /// The kinds whose mobility counts: those with moves besides pawns and royal kinds.
+    mobile: u64,
+    /// Their moves walked from every square.
     walks: Walks,
     /// What a piece of each kind reaches on a typical board, half its average
     /// on an empty one: mobility counts from there, so it leaves piece values be.
@@ -308,8 +308,12 @@ impl FairyEval {
             bare_king_loses,
             losing_all_wins,
             promotion_pool: variant.holdings_pool,
+            mobile: rays
+                .iter()
+                .enumerate()
+                .filter(|(_, rays)| !rays.is_empty())
+                .fold(0, |mask, (kind, _)| mask | 1 << kind),
             walks: Walks::new(&rays, files, ranks),
-            rays,
             typical_mobility,
             mobility_weight,
             short_range,
@@ -460,7 +464,7 @@ impl BoardEvaluate for FairyEval {
                         let steps = usize::from(self.steps_to_zone[usize::from(seen)]).min(PASSED.len() - 1);
                         placement[usize::from(color)] += self.promotion_gain[kind] * PASSED[steps] / 100;
                     }
-                    if !self.rays[kind].is_empty() {
+                    if self.mobile >> kind & 1 != 0 {
                         let side = usize::from(color);
                         let (mobility, hits) = self.mobility(position, square, color, kind, targets[side]);
                         placement[side] += self.mobility_weight[kind] * mobility / 100;

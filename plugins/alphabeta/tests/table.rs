@@ -3,6 +3,7 @@
 //! process, and a search that finds it busy (another test searching) gets a
 //! private one, which would hide what these tests look for.
 
+#[path = "behaviour/common/mod.rs"]
 mod common;
 
 use common::{KIWIPETE, Setup, run};

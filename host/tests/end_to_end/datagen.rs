@@ -2,7 +2,7 @@
 //! records the trainer reads, labelled from White's side, and a second run that
 //! goes on after the first instead of starting again.
 
-mod common;
+use crate::common;
 
 use std::process::Command;
 

@@ -3,7 +3,7 @@
 //! while the engine runs, panics in the log and never on stdout, and `#` lines
 //! only when the GUI accepted `debug` and the `Debug output` option is on.
 
-mod common;
+use crate::common;
 
 use std::{fs, path::Path, time::Duration};
 

@@ -4,7 +4,7 @@ use std::collections::HashSet;
 
 use plugboard_plugin_api::{Move, Score, ScoreKind};
 
-mod common;
+use crate::common;
 
 use common::{KIWIPETE, Line, START, Setup, assert_legal, mv, run};
 

@@ -1,7 +1,7 @@
 //! End to end through pipes: the handshake, a game, analysis, errors and the
 //! evaluation swap, with the real bundled plugins.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

@@ -2,7 +2,7 @@
 //! played without a search in a game, the book's reply as the hint, and a file
 //! that is no book refused while the engine plays on.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 

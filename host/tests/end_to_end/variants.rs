@@ -2,7 +2,7 @@
 //! announced variant is played to its end by the engine against itself, each
 //! move checked against shakmaty's rules, and the result it claims checked too.
 
-mod common;
+use crate::common;
 
 use common::Engine;
 use plugboard_plugin_api::Variant;

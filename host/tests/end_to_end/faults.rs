@@ -2,7 +2,7 @@
 //! plugins that fail once chosen. The engine must say what happened, fall back to
 //! the built-in plugin and still move in time.
 
-mod common;
+use crate::common;
 
 use std::{
     fs,

@@ -1,7 +1,7 @@
 //! `plugboard book make` from the command line: a book built from PGN games gives
 //! back their moves, weighted by results, and bad input is refused with a message.
 
-mod common;
+use crate::common;
 
 use std::{collections::HashMap, io::Write, process::Command};
 

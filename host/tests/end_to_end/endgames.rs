@@ -3,7 +3,7 @@
 //! engine converts every won position to mate within the fifty-move rule, and
 //! never loses a drawn rook ending.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 

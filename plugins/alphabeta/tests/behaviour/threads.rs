@@ -14,7 +14,7 @@ use plugboard_alphabeta::{Direct, Evaluation};
 use plugboard_eval_pesto::PestoEvaluator;
 use plugboard_plugin_api::{NO_DEADLINE, Position, Score, SearchControl};
 
-mod common;
+use crate::common;
 
 use common::{KIWIPETE, Setup, assert_legal, mv, run, run_with};
 

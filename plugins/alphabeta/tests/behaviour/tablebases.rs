@@ -1,7 +1,7 @@
 //! Tablebase probes lent by the host: the search asks them after captures and
 //! pawn moves, scores their wins above any evaluation, and counts the hits.
 
-mod common;
+use crate::common;
 
 use common::{Setup, run};
 use plugboard_plugin_api::{Position, ScoreKind, TablebaseProbe, TablebaseSource, Wdl};

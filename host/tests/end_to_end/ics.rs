@@ -2,7 +2,7 @@
 //! Zippy mode drives it: the summary whispered after each move, and resigning a
 //! lost game after the moves the options ask for, but not before.
 
-mod common;
+use crate::common;
 
 use common::Engine;
 use shakmaty::{Chess, Position, fen::Fen, uci::UciMove};

@@ -3,7 +3,7 @@
 //! the log flushed to its last protocol line.
 #![cfg(unix)]
 
-mod common;
+use crate::common;
 
 use std::{
     fs,

@@ -3,7 +3,7 @@
 //! starts while the one it replaces is still stopping.
 #![cfg(target_os = "linux")]
 
-mod common;
+use crate::common;
 
 use common::Engine;
 use shakmaty::{Chess, Position, uci::UciMove};

@@ -2,7 +2,7 @@
 //! `Evaluation` menu while analysing, given another network with `EvalFile`,
 //! and a file that is no network refused while play goes on.
 
-mod common;
+use crate::common;
 
 use common::{Engine, thinking};
 use plugboard_eval_nnue::{

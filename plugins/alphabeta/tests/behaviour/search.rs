@@ -13,7 +13,7 @@ use plugboard_plugin_api::{
     ScoreKind, SearchControl, SearchPlugin, SearchRequest, abi_stable::std_types::RSlice,
 };
 
-mod common;
+use crate::common;
 
 use common::{KIWIPETE, START, Setup, assert_legal, mv, pesto, run, run_with};
 

@@ -10,7 +10,7 @@
 
 use plugboard_variants::{Catalog, MoveList, Outcome, Position, Reason};
 
-const GAMES: &str = include_str!("data/counting-fsf.txt");
+const GAMES: &str = include_str!("../data/counting-fsf.txt");
 
 #[test]
 fn counts_start_and_run_as_fairy_stockfish_keeps_them() {

@@ -3,7 +3,7 @@
 //! the user's files, or keep it from ending when told to. Each test drives the
 //! built binary as a GUI does.
 
-mod common;
+use crate::common;
 
 use std::{
     fs,

@@ -3,7 +3,7 @@
 //! `go` in force mode, every move checked against the shared xiangqi rules, and
 //! it ends with status 0.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

@@ -1,6 +1,6 @@
 //! `nps 0`: the engine times itself by the CPU time it uses and reports that time.
 
-mod common;
+use crate::common;
 
 use common::Engine;
 

@@ -2,7 +2,7 @@
 //! plugins: a game against itself checked move by move against the shared rules,
 //! analysis, move-now, pondering and the evaluation swapped while it analyses.
 
-mod common;
+use crate::common;
 
 use common::{Engine, thinking};
 use plugboard_xiangqi::{Move, Position};

@@ -1,7 +1,7 @@
 //! Plugins built against earlier releases of the plugin API load and play: each
 //! release's test plugin exports the root module as it was then.
 
-mod common;
+use crate::common;
 
 use common::{Engine, plugin_folder, thinking};
 use shakmaty::{Chess, Position, uci::UciMove};

@@ -1,7 +1,7 @@
 //! The search plugin authors copy (`plugins/search-example`) is found beside the
 //! engine, offered in the Search menu, and plays legal moves with thinking output.
 
-mod common;
+use crate::common;
 
 use common::{Engine, thinking};
 use shakmaty::{Chess, Position, uci::UciMove};

@@ -5,7 +5,7 @@
 //! user's definition announced, set up for xboard and played, faulty definitions
 //! refused with their file and line, `edit`, and `plugboard perft --variant`.
 
-mod common;
+use crate::common;
 
 use std::process::Command;
 

@@ -1,7 +1,7 @@
 //! The command line: `--version`, `--help`, `perft`, `bench`, and the log that
 //! names every plugin's file.
 
-mod common;
+use crate::common;
 
 use std::process::{Command, Output};
 

@@ -1,0 +1,9 @@
+//! The rules engine against reference counts, games and definition files, one
+//! module a theme, in one test binary so that the build links it once.
+
+mod counting;
+mod definitions;
+mod legality;
+mod perft;
+mod resize;
+mod rules;

@@ -7,6 +7,7 @@ pub mod pieces;
 pub mod resize;
 pub mod rules;
 mod values;
+pub mod walks;
 
 pub use values::{PAWN, reach};
 
@@ -154,6 +155,8 @@ pub struct Variant {
     pub definition: String,
     /// The ways each colour's pieces take, for finding attacks quickly.
     pub attack_rays: [Vec<AttackRay>; 2],
+    /// Each of `attack_rays` walked back from every square, by colour.
+    pub back_walks: [walks::BackWalks; 2],
     /// The kinds that may not be left in check.
     pub royal_kinds: KindSet,
 }
@@ -266,6 +269,7 @@ impl Variant {
             counted: Counted::of(&kinds),
             royal_rule: rules.royal_rule,
             holdings_pool: rules.holdings_pool,
+            back_walks: [0, 1].map(|color| walks::BackWalks::new(&attack_rays(&kinds, color), files, ranks)),
             attack_rays: [attack_rays(&kinds, 0), attack_rays(&kinds, 1)],
             royal_kinds: kinds.iter().enumerate().filter(|(_, kind)| kind.royal).fold(0, |set, (i, _)| set | 1 << i),
             kinds,

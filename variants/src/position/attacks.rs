@@ -5,8 +5,8 @@ use std::sync::atomic::Ordering;
 
 use super::{IN_CHECK, NOT_IN_CHECK, Position, color_of, kind_of};
 use crate::betza::{Hop, Ray};
+use crate::definition::AttackRay;
 use crate::definition::rules::RoyalRule;
-use crate::definition::{AttackRay, KindSet};
 use crate::square::{Square, SquareSet, file_of, rank_of};
 
 impl Position {
@@ -18,17 +18,19 @@ impl Position {
 
     /// Whether the lame leap `ray` from `from`, as `color` plays it, finds one
     /// of its ways empty.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn lame_path_clear(&self, from: Square, ray: &Ray, color: u8) -> bool {
         self.lame_way_open(from, ray, color, None)
     }
 
     /// [`Position::lame_path_clear`] with the piece on `vacated` taken away.
-    #[inline]
+    #[inline(always)]
     fn lame_way_open(&self, from: Square, ray: &Ray, color: u8, vacated: Option<Square>) -> bool {
-        if ray.lame_ways == 0 {
-            return true;
-        }
+        // Most leaps are not lame: answered where asked, without a call.
+        ray.lame_ways == 0 || self.some_lame_way_open(from, ray, color, vacated)
+    }
+
+    fn some_lame_way_open(&self, from: Square, ray: &Ray, color: u8, vacated: Option<Square>) -> bool {
         ray.lame_ways().any(|way| {
             way.iter().all(|&(df, dr)| {
                 let (df, dr) = if color == 0 { (df, dr) } else { (-df, -dr) };
@@ -42,69 +44,44 @@ impl Position {
     /// may only move there, and en passant, aside).
     #[must_use]
     pub fn is_attacked(&self, target: Square, by: u8) -> bool {
-        let present = self.present_kinds(by);
+        let present = self.present[usize::from(by)];
         self.variant.attack_rays[usize::from(by)]
             .iter()
-            .any(|attack| attack.kinds & present != 0 && self.reaches_back(target, attack, by))
+            .enumerate()
+            .any(|(index, attack)| attack.kinds & present != 0 && self.reaches_back(target, index, attack, by))
     }
 
-    /// The kinds `by` has on the board.
-    fn present_kinds(&self, by: u8) -> KindSet {
-        let counts = &self.counts[usize::from(by)];
-        (0..self.variant.kinds.len()).filter(|&kind| counts[kind] != 0).fold(0, |set, kind| set | 1 << kind)
-    }
-
-    /// Whether a piece of `by` of one of `attack`'s kinds stands where the way
-    /// takes it to `target`.
-    fn reaches_back(&self, target: Square, attack: &AttackRay, by: u8) -> bool {
+    /// Whether a piece of `by` of one of `attack`'s kinds (way number `index`)
+    /// stands where the way takes it to `target`.
+    fn reaches_back(&self, target: Square, index: usize, attack: &AttackRay, by: u8) -> bool {
         let ray = &attack.ray;
-        let (back_f, back_r) = (-ray.df, -ray.dr);
-        let limit = if ray.range == 0 { 16 } else { ray.range };
         let is_attacker = |code: u8, at: Square| {
-            code != 0
-                && color_of(code) == by
+            color_of(code) == by
                 && attack.kinds >> kind_of(code) & 1 != 0
                 && (!ray.initial || self.variant.double_step_region[usize::from(by)].contains(at))
         };
+        let walk = self.variant.back_walks[usize::from(by)].walk(index, target);
         match ray.hop {
-            Hop::No => {
-                let mut at = target;
-                for _ in 0..limit {
-                    let Some(next) = self.offset(at, back_f, back_r, ray.wraps) else { return false };
-                    if next == target {
-                        return false;
-                    }
-                    let code = self.piece_at(next);
-                    if code != 0 {
-                        // The way is stored turned for `by`: walked as the first player's.
-                        return is_attacker(code, next) && (ray.range != 1 || self.lame_path_clear(next, ray, 0));
-                    }
-                    at = next;
-                }
-                false
-            }
+            Hop::No => match walk.iter().map(|&at| (at, self.piece_at(at))).find(|&(_, code)| code != 0) {
+                // The way is stored turned for `by`: walked as the first player's.
+                Some((at, code)) => is_attacker(code, at) && (ray.range != 1 || self.lame_path_clear(at, ray, 0)),
+                None => false,
+            },
             Hop::Cannon | Hop::Grasshopper => {
-                let mut at = target;
                 let mut screened = false;
-                let mut steps = 0;
-                loop {
-                    let Some(next) = self.offset(at, back_f, back_r, ray.wraps) else { return false };
-                    if next == target || steps > 16 {
-                        return false;
-                    }
-                    steps += 1;
-                    let code = self.piece_at(next);
-                    if ray.hop == Hop::Grasshopper && !screened && steps == 1 && code == 0 {
+                for (steps, &at) in walk.iter().enumerate() {
+                    let code = self.piece_at(at);
+                    if ray.hop == Hop::Grasshopper && !screened && steps == 0 && code == 0 {
                         return false;
                     }
                     if code != 0 {
                         if screened {
-                            return is_attacker(code, next);
+                            return is_attacker(code, at);
                         }
                         screened = true;
                     }
-                    at = next;
                 }
+                false
             }
         }
     }
@@ -119,7 +96,7 @@ impl Position {
         let them = color ^ 1;
         let (mut exposing, mut screening) = (SquareSet::EMPTY, SquareSet::EMPTY);
         let royals = self.royal_squares(color);
-        let present = self.present_kinds(them);
+        let present = self.present[usize::from(them)];
         for royal in royals.iter() {
             for attack in
                 self.variant.attack_rays[usize::from(them)].iter().filter(|attack| attack.kinds & present != 0)

@@ -16,9 +16,10 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU8, Ordering};
 
 use crate::definition::rules::Counting;
-use crate::definition::{MAX_KINDS, Variant};
+use crate::definition::walks::step;
+use crate::definition::{KindSet, MAX_KINDS, Variant};
 use crate::moves::{Move, Special};
-use crate::square::{Square, SquareSet, file_of, rank_of, square};
+use crate::square::{Square, SquareSet, file_of, rank_of};
 pub use counting::Count;
 
 /// A piece code: kind + 1 in the low seven bits, colour in the high one, as
@@ -89,6 +90,8 @@ pub struct Position {
     /// Where each side's royal pieces stand.
     royals: [SquareSet; 2],
     counts: [[u8; MAX_KINDS]; 2],
+    /// The kinds each side has on the board: those with a count.
+    present: [KindSet; 2],
     hands: [[u8; MAX_KINDS]; 2],
     turn: u8,
     /// The rook squares each side may castle with: [colour][king side, queen side].
@@ -140,6 +143,7 @@ impl Position {
             by_color: [SquareSet::EMPTY; 2],
             royals: [SquareSet::EMPTY; 2],
             counts: [[0; MAX_KINDS]; 2],
+            present: [0; 2],
             hands: [[0; MAX_KINDS]; 2],
             turn: 0,
             castling: [[None; 2]; 2],
@@ -329,6 +333,7 @@ impl Position {
             self.royals[usize::from(color_of(code))].insert(square);
         }
         self.counts[usize::from(color_of(code))][kind_of(code)] += 1;
+        self.present[usize::from(color_of(code))] |= 1 << kind_of(code);
     }
 
     fn take(&mut self, square: Square) -> u8 {
@@ -339,7 +344,11 @@ impl Position {
             self.piece_key ^= zobrist::piece(code, square);
             self.by_color[usize::from(color_of(code))].remove(square);
             self.royals[usize::from(color_of(code))].remove(square);
-            self.counts[usize::from(color_of(code))][kind_of(code)] -= 1;
+            let count = &mut self.counts[usize::from(color_of(code))][kind_of(code)];
+            *count -= 1;
+            if *count == 0 {
+                self.present[usize::from(color_of(code))] &= !(1 << kind_of(code));
+            }
         }
         code
     }
@@ -349,16 +358,7 @@ impl Position {
     #[inline]
     #[must_use]
     pub fn offset(&self, from: Square, df: i8, dr: i8, wraps: bool) -> Option<Square> {
-        let files = i16::from(self.variant.files);
-        let mut file = i16::from(file_of(from)) + i16::from(df);
-        let rank = i16::from(rank_of(from)) + i16::from(dr);
-        if wraps {
-            file = file.rem_euclid(files);
-        }
-        if file < 0 || file >= files || rank < 0 || rank >= i16::from(self.variant.ranks) {
-            return None;
-        }
-        Some(square(file as u8, rank as u8))
+        step(from, df, dr, wraps, self.variant.files, self.variant.ranks)
     }
 
     /// The rank of `square` counted from `color`'s side.

@@ -226,6 +226,7 @@ impl Variant {
             count: rules.extinction_piece_count,
             opponent_count: rules.extinction_opponent_piece_count,
         });
+        let attack_rays = [attack_rays(&kinds, 0), attack_rays(&kinds, 1)];
         Ok(Variant {
             name: name.to_string(),
             files,
@@ -269,8 +270,8 @@ impl Variant {
             counted: Counted::of(&kinds),
             royal_rule: rules.royal_rule,
             holdings_pool: rules.holdings_pool,
-            back_walks: [0, 1].map(|color| walks::BackWalks::new(&attack_rays(&kinds, color), files, ranks)),
-            attack_rays: [attack_rays(&kinds, 0), attack_rays(&kinds, 1)],
+            back_walks: [0, 1].map(|color| walks::BackWalks::new(&attack_rays[color], files, ranks)),
+            attack_rays,
             royal_kinds: kinds.iter().enumerate().filter(|(_, kind)| kind.royal).fold(0, |set, (i, _)| set | 1 << i),
             kinds,
             definition,

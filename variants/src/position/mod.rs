@@ -90,7 +90,8 @@ pub struct Position {
     /// Where each side's royal pieces stand.
     royals: [SquareSet; 2],
     counts: [[u8; MAX_KINDS]; 2],
-    /// The kinds each side has on the board: those with a count.
+    /// The kinds each side has on the board (those with a count), kept as
+    /// pieces come and go so that each attack test need not scan the counts.
     present: [KindSet; 2],
     hands: [[u8; MAX_KINDS]; 2],
     turn: u8,

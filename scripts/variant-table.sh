@@ -57,8 +57,11 @@ rows=$(awk 'NF' <<<"$rows")
 play_row() {
   local variant=$1 opponent=$2 extra=$3
   local -a env=(MATCH_NAME="$variant-$opponent-$tag")
-  # `_` stands for a space inside one environment value.
-  [ "$extra" = - ] || env+=("${extra//_/ }")
+  # `_` stands for a space inside one environment value (not in its name).
+  if [ "$extra" != - ]; then
+    local value=${extra#*=}
+    env+=("${extra%%=*}=${value//_/ }")
+  fi
   env "${env[@]}" scripts/variant-match.sh "$variant" "$opponent" "$games" \
     >"target/variants/$variant-$opponent-$tag.log" 2>&1 \
     || echo "$variant: variant-match.sh failed, see target/variants/$variant-$opponent-$tag.log" >&2

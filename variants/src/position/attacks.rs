@@ -44,11 +44,20 @@ impl Position {
     /// may only move there, and en passant, aside).
     #[must_use]
     pub fn is_attacked(&self, target: Square, by: u8) -> bool {
+        let walks = &self.variant.back_walks[usize::from(by)];
+        let leaped = walks.leaps_to(target).iter().any(|&(from, kinds)| {
+            let code = self.piece_at(from);
+            code != 0 && color_of(code) == by && kinds >> kind_of(code) & 1 != 0
+        });
+        if leaped {
+            return true;
+        }
         let present = self.present[usize::from(by)];
-        self.variant.attack_rays[usize::from(by)]
-            .iter()
-            .enumerate()
-            .any(|(index, attack)| attack.kinds & present != 0 && self.reaches_back(target, index, attack, by))
+        let attacks = &self.variant.attack_rays[usize::from(by)];
+        walks.others().iter().any(|&index| {
+            let attack = &attacks[index];
+            attack.kinds & present != 0 && self.reaches_back(target, index, attack, by)
+        })
     }
 
     /// Whether a piece of `by` of one of `attack`'s kinds (way number `index`)

@@ -160,6 +160,27 @@ fn king_distance(a: u8, b: u8) -> i32 {
     (file(a) - file(b)).abs().max((rank(a) - rank(b)).abs())
 }
 
+/// A set of the 256 squares, as bits: looked up for every square a piece's
+/// moves pass, which costs less than measuring that square's distance to the
+/// royal piece each time.
+type Zone = [u64; 4];
+
+/// `royal`'s square and those next to it, if there is a royal piece.
+fn zone_of(royal: Option<u8>) -> Zone {
+    let mut zone = [0; 4];
+    if let Some(royal) = royal {
+        let (file, rank) = (i32::from(royal & 15), i32::from(royal >> 4));
+        for (df, dr) in (-1..=1).flat_map(|df| (-1..=1).map(move |dr| (df, dr))) {
+            let (file, rank) = (file + df, rank + dr);
+            if (0..16).contains(&file) && (0..16).contains(&rank) {
+                let square = (rank << 4 | file) as usize;
+                zone[square >> 6] |= 1 << (square & 63);
+            }
+        }
+    }
+    zone
+}
+
 /// How many squares `rays` reach from (`file`, `rank`) on an empty board.
 fn empty_board_count(rays: &[Ray], file: i32, rank: i32, files: u8, ranks: u8) -> i32 {
     let (files, ranks) = (i32::from(files), i32::from(ranks));
@@ -328,12 +349,12 @@ impl FairyEval {
     }
 
     /// How many squares the `color` piece of `kind` on `square` may go to or
-    /// take on, less its kind's typical count, and how many squares it attacks
-    /// next to (or on) the other side's royal piece standing on `target`.
-    fn mobility(&self, position: &BoardPosition, square: u8, color: u8, kind: usize, target: Option<u8>) -> (i32, i32) {
+    /// take on, less its kind's typical count, and how many squares of `zone`
+    /// (the other side's royal piece and the squares next to it) it attacks.
+    fn mobility(&self, position: &BoardPosition, square: u8, color: u8, kind: usize, zone: &Zone) -> (i32, i32) {
         let mut count = 0;
         let mut hits = 0;
-        let near_target = |to: u8| target.is_some_and(|royal| king_distance(royal, to) <= 1);
+        let near_target = |to: u8| zone[usize::from(to >> 6)] >> (to & 63) & 1 != 0;
         for walk in self.walks.from(color, kind, square) {
             if !self.walks.open(walk, &position.squares) {
                 continue;
@@ -440,7 +461,7 @@ impl BoardEvaluate for FairyEval {
                 }
             }
         }
-        let targets = if self.losing_all_wins { [None, None] } else { [royal_at[1], royal_at[0]] };
+        let zones = if self.losing_all_wins { [[0; 4]; 2] } else { [zone_of(royal_at[1]), zone_of(royal_at[0])] };
         for color in 0..2u8 {
             for square in position.squares_of(color) {
                 let Some(kind) = self.kind_at(position, square) else { continue };
@@ -466,7 +487,7 @@ impl BoardEvaluate for FairyEval {
                     }
                     if self.mobile >> kind & 1 != 0 {
                         let side = usize::from(color);
-                        let (mobility, hits) = self.mobility(position, square, color, kind, targets[side]);
+                        let (mobility, hits) = self.mobility(position, square, color, kind, &zones[side]);
                         placement[side] += self.mobility_weight[kind] * mobility / 100;
                         attackers[side] += usize::from(hits > 0);
                         attacked[side] += hits;

@@ -72,7 +72,25 @@ const UNSUPPORTED: [(&str, &str); 58] = [
 /// Keys that only guide a search's evaluation or a GUI's drawing: read, and
 /// changing no rule.
 fn is_hint(key: &str) -> bool {
-    key.starts_with("mobilityRegion") || key == "pieceValueMg" || key == "pieceValueEg"
+    key.starts_with("mobilityRegion")
+}
+
+/// `p:150 n:800`: each piece's value as the letter it is written with, in
+/// Fairy-Stockfish's internal units (a rook is 1276 in the opening, 1380 in
+/// the ending). A later line for the same piece replaces its value.
+fn piece_values(rules: &Rules, key: &str, value: &str, into: &mut Vec<(String, i32)>) -> Result<(), String> {
+    for word in value.split_whitespace() {
+        let (letter, amount) = word
+            .split_once(':')
+            .filter(|(letter, _)| letter.chars().count() == 1)
+            .ok_or_else(|| format!("{key} = {value}: expected letter:value pairs such as p:150 n:800"))?;
+        let name = type_of(rules, key, letter.chars().next().unwrap_or('?'))?;
+        let amount = number(key, amount).ok().and_then(|amount| i32::try_from(amount).ok()).filter(|&v| v <= 100_000);
+        let amount = amount.ok_or_else(|| format!("{key} = {value}: a value is a whole number up to 100000"))?;
+        into.retain(|(known, _)| *known != name);
+        into.push((name, amount));
+    }
+    Ok(())
 }
 
 /// Whether `key` names a piece type (`knight`, `customPiece2`, `king`).
@@ -256,6 +274,13 @@ pub fn apply(rules: &mut Rules, key: &str, value: &str) -> Result<(), String> {
                 limits.push((name, count));
             }
             rules.promotion_limit = limits;
+        }
+        "pieceValueMg" | "pieceValueEg" => {
+            let phase = usize::from(key == "pieceValueEg");
+            let mut values = std::mem::take(&mut rules.piece_values[phase]);
+            let read = piece_values(rules, key, value, &mut values);
+            rules.piece_values[phase] = values;
+            read?;
         }
         "mandatoryPawnPromotion" => rules.mandatory_pawn_promotion = boolean(key, value)?,
         "immobilityIllegal" => rules.immobility_illegal = boolean(key, value)?,

@@ -100,6 +100,11 @@ impl Counted {
     }
 }
 
+/// A pawn in Fairy-Stockfish's internal units (its ending value), which its
+/// `pieceValueMg` and `pieceValueEg` are written in: a centipawn is a
+/// hundredth of it.
+const FSF_PAWN: i32 = 208;
+
 /// A variant, ready to play.
 #[derive(Clone, Debug)]
 pub struct Variant {
@@ -119,6 +124,9 @@ pub struct Variant {
     pub promotion_choices: [KindSet; 2],
     /// At most this many of a kind after promoting (255: no limit).
     pub promotion_limit: [u8; MAX_KINDS],
+    /// Each kind's value in centipawns where the definition gives one
+    /// (`pieceValueMg`, `pieceValueEg`), in kind order.
+    pub given_values: Vec<Option<i32>>,
     pub mandatory_pawn_promotion: bool,
     pub immobility_illegal: bool,
     /// Where `i` moves (a pawn's double step) may start; empty without them.
@@ -217,6 +225,19 @@ impl Variant {
                 promotion_limit[index] = *limit;
             }
         }
+        let given_values = kinds
+            .iter()
+            .map(|kind| {
+                let given = |phase: usize| {
+                    rules.piece_values[phase].iter().find(|(name, _)| *name == kind.name).map(|&(_, value)| value)
+                };
+                let internal = match (given(0), given(1)) {
+                    (Some(opening), Some(ending)) => Some((opening + ending) / 2),
+                    (one, other) => one.or(other),
+                };
+                internal.map(|value| (value * 100 + FSF_PAWN / 2) / FSF_PAWN)
+            })
+            .collect();
         let pair = |types: &[Types; 2]| [set(&types[0]), set(&types[1])];
         let extinction = rules.extinction_value.map(|value| Extinction {
             value,
@@ -240,6 +261,7 @@ impl Variant {
             promotion_pawns: pair(&rules.promotion_pawn_types),
             promotion_choices: pair(&rules.promotion_piece_types),
             promotion_limit,
+            given_values,
             mandatory_pawn_promotion: rules.mandatory_pawn_promotion,
             immobility_illegal: rules.immobility_illegal,
             double_step_region: if rules.double_step {

@@ -69,6 +69,9 @@ pub struct Rules {
     pub promotion_pawn_types: [Types; 2],
     pub promotion_piece_types: [Types; 2],
     pub promotion_limit: Vec<(String, u8)>,
+    /// `pieceValueMg` and `pieceValueEg`: piece values by type name, in
+    /// Fairy-Stockfish's internal units, for the opening and the ending.
+    pub piece_values: [Vec<(String, i32)>; 2],
     pub mandatory_pawn_promotion: bool,
     pub immobility_illegal: bool,
     pub double_step: bool,
@@ -120,6 +123,7 @@ impl Default for Rules {
             promotion_pawn_types: pawns(),
             promotion_piece_types: [minors_and_majors.clone(), minors_and_majors],
             promotion_limit: Vec::new(),
+            piece_values: [Vec::new(), Vec::new()],
             mandatory_pawn_promotion: true,
             immobility_illegal: false,
             double_step: true,

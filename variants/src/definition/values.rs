@@ -127,7 +127,8 @@ impl Variant {
     /// are never taken), `50 m + m²` of their mobility `m` for pieces (chess's
     /// knight 290, bishop 330, rook 470, queen 900), and for the kinds that
     /// promote [`PAWN`] where they may become a queen, less where the best they
-    /// may become is weaker, down to [`WEAK_PAWN`] for a ferz.
+    /// may become is weaker, down to [`WEAK_PAWN`] for a ferz; the value the
+    /// definition gives instead (`pieceValueMg`, `pieceValueEg`), where it does.
     #[must_use]
     pub fn piece_values(&self) -> Vec<i32> {
         let pawns = self.promotion_pawns[0] | self.promotion_pawns[1];
@@ -146,6 +147,11 @@ impl Variant {
                 }
             })
             .collect();
+        for ((value, given), kind) in values.iter_mut().zip(&self.given_values).zip(&self.kinds) {
+            if let (Some(given), false) = (given, kind.royal) {
+                *value = *given;
+            }
+        }
         let choices = self.promotion_choices[0] | self.promotion_choices[1];
         let best = (0..self.kinds.len()).filter(|&kind| choices >> kind & 1 != 0).map(|kind| values[kind]).max();
         let (low, high) = PROMOTION_RANGE;
@@ -153,7 +159,7 @@ impl Variant {
             best.map_or(PAWN, |best| WEAK_PAWN + (PAWN - WEAK_PAWN) * (best.clamp(low, high) - low) / (high - low));
         for (index, value) in values.iter_mut().enumerate() {
             if pawns >> index & 1 != 0 && !self.kinds[index].royal {
-                *value = pawn;
+                *value = self.given_values[index].unwrap_or(pawn);
             }
         }
         values
@@ -196,7 +202,10 @@ mod tests {
 
     #[test]
     fn a_pawn_is_worth_less_where_it_promotes_to_a_weak_piece() {
-        let catalog = Catalog::builtin();
+        let mut catalog = Catalog::builtin();
+        // Shatranj's men, but pawns that become rooks, as in ASEAN chess (whose
+        // own definition gives its values).
+        catalog.add_file("[rookpawns:shatranj]\npromotionPieceTypes = r\n", "test.ini").unwrap();
         let pawn_and_knight = |name: &str| {
             let variant = catalog.get(name).unwrap();
             let values = variant.piece_values();
@@ -206,8 +215,8 @@ mod tests {
             let (pawn, knight) = pawn_and_knight(weak);
             assert!(pawn < 70 && knight > 4 * pawn, "{weak}: pawn {pawn}, knight {knight}");
         }
-        let (asean, _) = pawn_and_knight("asean");
-        assert!((70..100).contains(&asean), "asean's pawn, which may become a rook: {asean}");
+        let (rook_bound, _) = pawn_and_knight("rookpawns");
+        assert!((70..100).contains(&rook_bound), "a pawn which may become a rook: {rook_bound}");
         assert_eq!(pawn_and_knight("capablanca").0, 100);
         assert_eq!(pawn_and_knight("grand").0, 100);
     }

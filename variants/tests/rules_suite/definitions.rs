@@ -49,6 +49,29 @@ promotionPieceTypes = arbn
 }
 
 #[test]
+fn piece_values_given_in_fairy_stockfish_units_replace_the_worked_out_ones() {
+    // A rook is 1276 (opening) and 1380 (ending) in Fairy-Stockfish's units,
+    // whose pawn is 208: their mean, 638 centipawns here. A piece given no value, and a
+    // royal one, keep theirs; a pawn given one keeps it whatever it promotes to.
+    let text = "[heavy:chess]\npieceValueMg = r:1276 p:312\npieceValueEg = r:1380 k:5000\n";
+    let mut catalog = Catalog::builtin();
+    catalog.add_file(text, "mine.ini").unwrap();
+    let heavy = catalog.get("heavy").unwrap();
+    let chess = catalog.get("nocastle").unwrap();
+    let value = |variant: &plugboard_variants::Variant, letter: char| {
+        variant.piece_values()[variant.kind_of_letter(letter).unwrap()]
+    };
+    assert_eq!(value(heavy, 'r'), 638);
+    assert_eq!(value(heavy, 'p'), 150);
+    assert_eq!(value(heavy, 'k'), 0);
+    assert_eq!(value(heavy, 'n'), value(chess, 'n'));
+    // ASEAN chess's own, fitted to its games: a pawn that becomes a rook weighs as a met.
+    let asean = catalog.get("asean").unwrap();
+    assert_eq!(value(asean, 'p'), value(asean, 'q'));
+    assert!(value(asean, 'p') > value(catalog.get("makruk").unwrap(), 'p'));
+}
+
+#[test]
 fn every_fault_names_its_line_and_why() {
     let cases: &[(&str, usize, &str)] = &[
         ("knight = n\n", 1, "before any [variant] section"),
@@ -67,6 +90,10 @@ fn every_fault_names_its_line_and_why() {
         ("[a:chess]\njust words\n", 2, "not a key = value line"),
         ("[a]\n", 1, "no pieces"),
         ("[a:chess]\n[a:chess]\n", 2, "defined twice"),
+        ("[a:chess]\npieceValueMg = n:800 z:3\n", 2, "no piece of this variant is written 'z'"),
+        ("[a:chess]\npieceValueEg = n800\n", 2, "letter:value pairs"),
+        ("[a:chess]\npieceValueMg = n:-5\n", 2, "whole number up to 100000"),
+        ("[a:chess]\npieceValueMg = n:999999\n", 2, "whole number up to 100000"),
     ];
     for (text, line, why) in cases {
         let (found_line, found_why) = refusal(text);

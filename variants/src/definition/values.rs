@@ -203,8 +203,9 @@ mod tests {
     #[test]
     fn a_pawn_is_worth_less_where_it_promotes_to_a_weak_piece() {
         let mut catalog = Catalog::builtin();
-        // Shatranj's men, but pawns that become rooks, as in ASEAN chess (whose
-        // own definition gives its values).
+        // Shatranj's men, but pawns that become rooks, as in ASEAN chess: a
+        // definition of the test's own, so a value a built-in definition may
+        // give one day leaves the rule tested.
         catalog.add_file("[rookpawns:shatranj]\npromotionPieceTypes = r\n", "test.ini").unwrap();
         let pawn_and_knight = |name: &str| {
             let variant = catalog.get(name).unwrap();

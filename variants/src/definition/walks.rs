@@ -23,7 +23,7 @@ pub struct BackWalks {
     spans: Vec<(u32, u8)>,
     squares: Vec<Square>,
     /// Per square: where its plain leaps start in `leaps`, and how many.
-    leap_spans: Vec<(u32, u8)>,
+    leap_spans: Vec<(u32, u16)>,
     /// The square a plain leap comes from, and the kinds that leap so.
     leaps: Vec<(Square, KindSet)>,
     /// The ways that are not plain leaps, by number.
@@ -78,7 +78,7 @@ impl BackWalks {
                     walks.leaps.push((from, attack.kinds));
                 }
             }
-            walks.leap_spans.push((start as u32, (walks.leaps.len() - start) as u8));
+            walks.leap_spans.push((start as u32, (walks.leaps.len() - start) as u16));
         }
         walks
     }

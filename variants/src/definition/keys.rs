@@ -75,22 +75,26 @@ fn is_hint(key: &str) -> bool {
     key.starts_with("mobilityRegion")
 }
 
-/// `p:150 n:800`: each piece's value as the letter it is written with, in
-/// Fairy-Stockfish's internal units (a rook is 1276 in the opening, 1380 in
-/// the ending). A later line for the same piece replaces its value.
-fn piece_values(rules: &Rules, key: &str, value: &str, into: &mut Vec<(String, i32)>) -> Result<(), String> {
+/// `q:1 r:2`, `p:150 n:800`: a number for each piece, as the letter it is
+/// written with, each read by `amount`; `example` shows the form in the
+/// error for a word that is not `letter:number`.
+fn letter_pairs<T>(
+    rules: &Rules,
+    key: &str,
+    value: &str,
+    example: &str,
+    amount: impl Fn(&str) -> Result<T, String>,
+) -> Result<Vec<(String, T)>, String> {
+    let mut pairs = Vec::new();
     for word in value.split_whitespace() {
-        let (letter, amount) = word
+        let (letter, number) = word
             .split_once(':')
             .filter(|(letter, _)| letter.chars().count() == 1)
-            .ok_or_else(|| format!("{key} = {value}: expected letter:value pairs such as p:150 n:800"))?;
+            .ok_or_else(|| format!("{key} = {value}: expected {example}"))?;
         let name = type_of(rules, key, letter.chars().next().unwrap_or('?'))?;
-        let amount = number(key, amount).ok().and_then(|amount| i32::try_from(amount).ok()).filter(|&v| v <= 100_000);
-        let amount = amount.ok_or_else(|| format!("{key} = {value}: a value is a whole number up to 100000"))?;
-        into.retain(|(known, _)| *known != name);
-        into.push((name, amount));
+        pairs.push((name, amount(number)?));
     }
-    Ok(())
+    Ok(pairs)
 }
 
 /// Whether `key` names a piece type (`knight`, `customPiece2`, `king`).
@@ -263,24 +267,25 @@ pub fn apply(rules: &mut Rules, key: &str, value: &str) -> Result<(), String> {
         "promotionPieceTypesWhite" => rules.promotion_piece_types[WHITE] = types(rules, key, value)?,
         "promotionPieceTypesBlack" => rules.promotion_piece_types[BLACK] = types(rules, key, value)?,
         "promotionLimit" => {
-            let mut limits = Vec::new();
-            for word in value.split_whitespace() {
-                let (letter, count) = word
-                    .split_once(':')
-                    .filter(|(letter, _)| letter.chars().count() == 1)
-                    .ok_or_else(|| format!("{key} = {value}: expected letter:count pairs such as q:1 r:2"))?;
-                let name = type_of(rules, key, letter.chars().next().unwrap_or('?'))?;
-                let count = u8::try_from(number(key, count)?).map_err(|_| format!("{key}: {count} is too many"))?;
-                limits.push((name, count));
-            }
-            rules.promotion_limit = limits;
+            rules.promotion_limit = letter_pairs(rules, key, value, "letter:count pairs such as q:1 r:2", |count| {
+                u8::try_from(number(key, count)?).map_err(|_| format!("{key}: {count} is too many"))
+            })?;
         }
+        // Fairy-Stockfish's internal units (a rook is 1276 in the opening, 1380
+        // in the ending); a later line for the same piece replaces its value.
         "pieceValueMg" | "pieceValueEg" => {
-            let phase = usize::from(key == "pieceValueEg");
-            let mut values = std::mem::take(&mut rules.piece_values[phase]);
-            let read = piece_values(rules, key, value, &mut values);
-            rules.piece_values[phase] = values;
-            read?;
+            let given = letter_pairs(rules, key, value, "letter:value pairs such as p:150 n:800", |amount| {
+                number(key, amount)
+                    .ok()
+                    .and_then(|amount| i32::try_from(amount).ok())
+                    .filter(|&amount| amount <= 100_000)
+                    .ok_or_else(|| format!("{key} = {value}: a value is a whole number up to 100000"))
+            })?;
+            let values = &mut rules.piece_values[usize::from(key == "pieceValueEg")];
+            for (name, amount) in given {
+                values.retain(|(known, _)| *known != name);
+                values.push((name, amount));
+            }
         }
         "mandatoryPawnPromotion" => rules.mandatory_pawn_promotion = boolean(key, value)?,
         "immobilityIllegal" => rules.immobility_illegal = boolean(key, value)?,

@@ -158,8 +158,8 @@ impl Variant {
         let pawn =
             best.map_or(PAWN, |best| WEAK_PAWN + (PAWN - WEAK_PAWN) * (best.clamp(low, high) - low) / (high - low));
         for (index, value) in values.iter_mut().enumerate() {
-            if pawns >> index & 1 != 0 && !self.kinds[index].royal {
-                *value = self.given_values[index].unwrap_or(pawn);
+            if pawns >> index & 1 != 0 && !self.kinds[index].royal && self.given_values[index].is_none() {
+                *value = pawn;
             }
         }
         values

@@ -7,8 +7,9 @@
 //! their promotion zone, a passed pawn by what its promotion gains and how near
 //! it is, shelter for the royal piece while the board is full,
 //! and the squares by each royal piece that the other side's men attack. The
-//! side ahead gains as material comes off, so it trades towards a won ending;
-//! in the ending it drives a lone king to a corner with its own king and
+//! side ahead gains as pieces come off (not pawns, which are what promotes),
+//! so it trades towards a won ending; a side with no pawn keeps only part of a
+//! lead smaller than its strongest kind, which seldom mates alone; in the ending it drives a lone king to a corner with its own king and
 //! short-range men beside it and, where a bare king loses, trades the last
 //! men off; where losing every man wins (losers), material counts against its
 //! owner. A holdings pool (super, great) is what pawns may promote to, not
@@ -66,6 +67,11 @@ pub struct FairyEval {
     royal: u64,
     /// The material of a full board, to tell the opening from the ending.
     full_material: i32,
+    /// The same without the pawns: what trading pieces off is measured against.
+    full_piece_material: i32,
+    /// The value of the strongest kind that is neither royal nor a pawn: a lead
+    /// smaller than that with no pawn left to promote seldom mates.
+    strongest_piece: i32,
     values: Vec<i32>,
     /// A side left with its king alone loses (shatranj's bare king).
     bare_king_loses: bool,
@@ -111,6 +117,13 @@ const BARING: [i32; 3] = [400, 150, 50];
 /// the side ahead, and the most of a lead that counts towards it.
 const TRADE_LEAD: i32 = 120;
 const TRADE_LEAD_CAP: i32 = 600;
+
+/// The least share, in 64ths, of its lead that a side with no pawn keeps: a
+/// lead as large as its strongest kind is kept whole, a smaller one counts as
+/// little as this (ASEAN chess: rook and khon against a rook, +3, were drawn
+/// by the 50-move rule in game after game, the pawns that would have won
+/// traded off before).
+const PAWNLESS_LEAD_FLOOR: i32 = 16;
 
 /// Centipawns for each square a piece reaches beyond its kind's typical count.
 const MOBILITY: i32 = 4;
@@ -287,17 +300,28 @@ impl FairyEval {
                 total / squares / 2
             })
             .collect();
+        let pawn_kinds = variant.promotion_pawns[0] | variant.promotion_pawns[1];
         let start = plugboard_variants::Position::start(variant.clone()).ok();
-        let full_material = start.map_or(1, |position| {
-            (0..2u8)
-                .map(|color| {
-                    (0..variant.kinds.len())
-                        .map(|kind| i32::from(position.count(color, kind)) * values[kind])
-                        .sum::<i32>()
-                })
-                .sum::<i32>()
-                .max(1)
-        });
+        let start_material = |counted: &dyn Fn(usize) -> bool| {
+            start.as_ref().map_or(1, |position| {
+                (0..2u8)
+                    .map(|color| {
+                        (0..variant.kinds.len())
+                            .filter(|&kind| counted(kind))
+                            .map(|kind| i32::from(position.count(color, kind)) * values[kind])
+                            .sum::<i32>()
+                    })
+                    .sum::<i32>()
+                    .max(1)
+            })
+        };
+        let full_material = start_material(&|_| true);
+        let full_piece_material = start_material(&|kind| pawn_kinds >> kind & 1 == 0);
+        let strongest_piece = (0..variant.kinds.len())
+            .filter(|&kind| pawn_kinds >> kind & 1 == 0 && royal >> kind & 1 == 0)
+            .map(|kind| values[kind])
+            .max()
+            .unwrap_or(0);
         let promotion_gain = (0..variant.kinds.len())
             .map(|kind| {
                 let pawn = (variant.promotion_pawns[0] | variant.promotion_pawns[1]) >> kind & 1 != 0;
@@ -325,6 +349,8 @@ impl FairyEval {
             table,
             royal,
             full_material,
+            full_piece_material,
+            strongest_piece,
             values,
             bare_king_loses,
             losing_all_wins,
@@ -339,7 +365,7 @@ impl FairyEval {
             mobility_weight,
             short_range,
             colour_bound,
-            pawn_kinds: variant.promotion_pawns[0] | variant.promotion_pawns[1],
+            pawn_kinds,
             promotion_gain,
             steps_to_zone,
             only_mate_wins: variant.checkmate_value == plugboard_variants::Value::Loss
@@ -396,12 +422,30 @@ impl FairyEval {
         (file.saturating_sub(1)..=(file + 1).min(usize::from(self.files) - 1)).all(|f| theirs[f] & ahead == 0)
     }
 
+    /// The share, in 64ths, of its score that a side with no pawn keeps with
+    /// `lead` in material: all of it from a lead as large as its strongest
+    /// kind, falling with the square of the lead's share of that (a khon more
+    /// beside equal rooks keeps a quarter) to [`PAWNLESS_LEAD_FLOOR`], since
+    /// without a pawn to promote only a large lead mates.
+    fn pawnless_share(&self, lead: i32) -> i32 {
+        let lead = i64::from(lead.clamp(0, self.strongest_piece));
+        let strongest = i64::from(self.strongest_piece);
+        ((lead * lead * 64 / (strongest * strongest)) as i32).clamp(PAWNLESS_LEAD_FLOOR, 64)
+    }
+
     /// The ending's knowledge: with one side well ahead and the other down to
     /// one man or none, drive the lone king to the edge with the winner's king
     /// and short-range men beside it (the mate a short search does not see:
     /// courier's ferzes and wazirs scattered over twelve files never mated),
     /// and where a bare king loses, trade the other side's last men off.
-    fn ending(&self, position: &BoardPosition, material: [i32; 2], men: [u32; 2], royal_at: [Option<u8>; 2]) -> i32 {
+    fn ending(
+        &self,
+        position: &BoardPosition,
+        material: [i32; 2],
+        pawn_material: [i32; 2],
+        men: [u32; 2],
+        royal_at: [Option<u8>; 2],
+    ) -> i32 {
         let ahead = if material[0] >= material[1] { 0 } else { 1 };
         let behind = ahead ^ 1;
         let mut score = 0;
@@ -409,10 +453,12 @@ impl FairyEval {
             score += BARING.get(men[behind] as usize).copied().unwrap_or(0);
         }
         let lead = material[ahead] - material[behind];
-        // The side ahead is nearer a win with less on the board: trades are worth making.
+        // The side ahead is nearer a win with fewer pieces on the board: trading
+        // them is worth something, trading pawns is not (they are what promotes).
         if lead >= TRADE_LEAD {
-            let off = (self.full_material - material[0] - material[1]).max(0);
-            score += lead.min(TRADE_LEAD_CAP) * off / self.full_material / 3;
+            let pieces_left = material[0] + material[1] - pawn_material[0] - pawn_material[1];
+            let off = (self.full_piece_material - pieces_left).max(0);
+            score += lead.min(TRADE_LEAD_CAP) * off / self.full_piece_material / 3;
         }
         // Only against a king left with one man at most: with more, a king that
         // walks up to the other is walked into a mate (makruk's rook and met).
@@ -437,6 +483,7 @@ impl BoardEvaluate for FairyEval {
         let mut placement = [0i32; 2];
         let mut royal_rank = [0i32; 2];
         let mut men = [0u32; 2];
+        let mut pawn_material = [0i32; 2];
         // Whether each side has a man that may check on either colour of
         // square, and the colours its colour-bound men stand on.
         let mut checks_both = [false; 2];
@@ -478,6 +525,9 @@ impl BoardEvaluate for FairyEval {
                     }
                     men[usize::from(color)] += 1;
                     material[usize::from(color)] += self.values[kind];
+                    if self.pawn_kinds >> kind & 1 != 0 {
+                        pawn_material[usize::from(color)] += self.values[kind];
+                    }
                     placement[usize::from(color)] += bonus;
                     if self.promotion_gain[kind] > 0
                         && self.is_passed(&pawn_ranks[usize::from(color ^ 1)], square, color)
@@ -512,13 +562,15 @@ impl BoardEvaluate for FairyEval {
             // The royal piece's shelter counts as much as the board is full.
             let fullness = ((material[0] + material[1]) * 100 / self.full_material).clamp(0, 100);
             let score = |color: usize| material[color] + placement[color] + royal_rank[color] * fullness / 100;
-            let white = score(0) - score(1) + self.ending(position, material, men, royal_at);
+            let white = score(0) - score(1) + self.ending(position, material, pawn_material, men, royal_at);
             // A side whose men all stand on one colour and never leave it can
             // never check a king that keeps to the other: its lead wins nothing
             // (courier's four ferzes on light squares drew by the 50-move rule).
             let winner = usize::from(white < 0);
             if self.only_mate_wins && !checks_both[winner] && bound_colours[winner] != 3 {
                 white / CANNOT_MATE
+            } else if pawn_material[winner] == 0 && !self.bare_king_loses && self.strongest_piece > 0 {
+                white * self.pawnless_share(material[winner] - material[winner ^ 1]) / 64
             } else {
                 white
             }

@@ -153,3 +153,38 @@ fn a_passed_pawn_counts_by_what_it_promotes_to() {
         - evaluate("makruk", "4k3/4p3/8/3P4/8/8/8/4K3 w - - 0 1");
     assert!(to_met < passed - blocked, "{to_met} vs {}", passed - blocked);
 }
+
+#[test]
+fn without_a_pawn_a_small_lead_counts_for_little() {
+    // ASEAN chess: rook and khon against a rook is a draw without pawns, a
+    // win with one: the side ahead keeps its last pawn rather than trade it.
+    let pawnless = evaluate("asean", "3k4/8/8/3r4/8/8/8/R2BK3 w - - 0 1");
+    let with_pawn = evaluate("asean", "3k4/8/8/3r4/8/P7/8/R2BK3 w - - 0 1");
+    assert!(pawnless < 70, "{pawnless}");
+    assert!(with_pawn > pawnless + 150, "{with_pawn} vs {pawnless}");
+    // A rook against a bare king mates, pawn or none: its lead counts whole.
+    let rook = evaluate("asean", "3k4/8/8/8/8/8/8/R3K3 w - - 0 1");
+    assert!(rook > 400, "{rook}");
+    // The same seen from Black's side.
+    let pawnless = evaluate("asean", "r2bk3/8/8/8/3R4/8/8/3K4 b - - 0 1");
+    assert!(pawnless < 70, "{pawnless}");
+}
+
+#[test]
+fn the_side_ahead_gains_nothing_by_trading_pawns() {
+    // Makruk: two pairs of pawns off, a rook up and with material even; what
+    // the trade changes is the same (the pawns' own squares), not more for the
+    // side ahead, whose pawns are what promotes.
+    let gain = |back: &str| {
+        evaluate("makruk", &format!("4k3/8/pp6/8/8/PP6/8/{back} w - - 0 1"))
+            - evaluate("makruk", &format!("4k3/8/pppp4/8/8/PPPP4/8/{back} w - - 0 1"))
+    };
+    let (ahead, even) = (gain("R3K3"), gain("4K3"));
+    assert!(ahead <= even + 2, "a rook up {ahead}, even {even}");
+    // Pieces off still count for the side ahead.
+    let (pieces_on, pieces_off) = (
+        evaluate("makruk", "1n2k3/8/pppp4/8/8/PPPP4/8/RN2K3 w - - 0 1"),
+        evaluate("makruk", "4k3/8/pppp4/8/8/PPPP4/8/R3K3 w - - 0 1"),
+    );
+    assert!(pieces_off > pieces_on, "{pieces_off} vs {pieces_on}");
+}

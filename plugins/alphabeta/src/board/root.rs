@@ -16,6 +16,42 @@ const PROGRESS_INTERVAL_MS: u64 = 100;
 /// The first aspiration window, either side of the last iteration's score.
 const WINDOW: i32 = 25;
 
+/// How settled the search's choice is, from iteration to iteration: the next
+/// iteration is begun later into the move's time when the best move has just
+/// changed or the score has just fallen (the search is finding something out),
+/// sooner when the same move has come out best again and again.
+#[derive(Default)]
+struct Steadiness {
+    /// Iterations in a row that kept the best move.
+    kept: u32,
+    changed: bool,
+    fell: bool,
+}
+
+/// A score this far below the last iteration's has found a threat.
+const FALL: i32 = 30;
+
+impl Steadiness {
+    /// An iteration finished with `score`; `previous` is the last one's score
+    /// and whether its best move was the same.
+    fn note(&mut self, previous: Option<(i32, bool)>, score: i32) {
+        let Some((previous, same)) = previous else { return };
+        self.changed = !same;
+        self.kept = if same { self.kept + 1 } else { 0 };
+        self.fell = score <= previous - FALL;
+    }
+
+    /// How far into the soft deadline, in 32nds, a new iteration may still begin.
+    fn share(&self) -> u64 {
+        let base = match (self.changed, self.kept) {
+            (true, _) => 24,
+            (false, kept) if kept >= 4 => 12,
+            _ => 16,
+        };
+        base + if self.fell { 6 } else { 0 }
+    }
+}
+
 /// A root move and what is known of it.
 #[derive(Clone, Copy)]
 struct RootMove<M> {
@@ -32,6 +68,7 @@ impl<R: Rules, E: BoardEvaluation> Searcher<'_, R, E> {
         let lines = (self.multipv() as usize).clamp(1, root_moves.len());
         let mut best: Option<(i32, Vec<R::Move>)> = None;
         let mut last_progress = 0;
+        let mut steadiness = Steadiness::default();
         for depth in 1..=self.max_depth {
             self.seldepth = 0;
             let mut chosen: Vec<R::Move> = Vec::new();
@@ -46,6 +83,7 @@ impl<R: Rules, E: BoardEvaluation> Searcher<'_, R, E> {
                 self.report_line(depth, score, &pv, line, root_moves.len());
                 chosen.push(first);
                 if line == 1 {
+                    steadiness.note(best.as_ref().map(|(score, pv)| (*score, pv[0] == first)), score);
                     best = Some((score, pv));
                 }
             }
@@ -55,7 +93,7 @@ impl<R: Rules, E: BoardEvaluation> Searcher<'_, R, E> {
             let Some((score, _)) = best else { break };
             if !self.control.is_infinite() {
                 let soft = self.control.soft_deadline_ms();
-                if self.elapsed_ms() > soft / 2
+                if self.elapsed_ms() > soft.saturating_mul(steadiness.share()) / 32
                     || (root_moves.len() == 1 && soft != NO_DEADLINE)
                     || (score.abs() >= MATE_BOUND && depth > MATE - score.abs() + 2)
                 {
@@ -243,5 +281,28 @@ impl<R: Rules, E: BoardEvaluation> Searcher<'_, R, E> {
             count as u32,
         );
         reporter.report(&SearchInfo { seldepth: self.seldepth as u32, score: Score::centipawns(0), ..info });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Steadiness;
+
+    #[test]
+    fn an_unsettled_choice_gets_more_of_the_move_s_time() {
+        let mut steadiness = Steadiness::default();
+        steadiness.note(None, 20);
+        assert_eq!(steadiness.share(), 16, "the first iteration has nothing to compare");
+        steadiness.note(Some((20, false)), 25);
+        let changed = steadiness.share();
+        steadiness.note(Some((25, true)), 20);
+        let kept_once = steadiness.share();
+        for _ in 0..4 {
+            steadiness.note(Some((20, true)), 20);
+        }
+        let kept_long = steadiness.share();
+        assert!(changed > kept_once && kept_once > kept_long, "{changed} {kept_once} {kept_long}");
+        steadiness.note(Some((20, true)), -40);
+        assert!(steadiness.share() > kept_long, "a falling score finds a threat: {}", steadiness.share());
     }
 }

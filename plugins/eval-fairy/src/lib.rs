@@ -9,7 +9,8 @@
 //! and the squares by each royal piece that the other side's men attack. The
 //! side ahead gains as pieces come off (not pawns, which are what promotes),
 //! so it trades towards a won ending; a side with no pawn keeps only part of a
-//! lead smaller than its strongest kind, which seldom mates alone; in the ending it drives a lone king to a corner with its own king and
+//! lead smaller than its strongest kind, which seldom mates alone; in the
+//! ending it drives a lone king to a corner with its own king and
 //! short-range men beside it and, where a bare king loses, trades the last
 //! men off; where losing every man wins (losers), material counts against its
 //! owner. A holdings pool (super, great) is what pawns may promote to, not
@@ -266,12 +267,13 @@ impl FairyEval {
                 }
             }
         }
+        let pawn_kinds = variant.promotion_pawns[0] | variant.promotion_pawns[1];
         let rays: Vec<Vec<Ray>> = variant
             .kinds
             .iter()
             .enumerate()
             .map(|(kind, piece)| {
-                let pawn = (variant.promotion_pawns[0] | variant.promotion_pawns[1]) >> kind & 1 != 0;
+                let pawn = pawn_kinds >> kind & 1 != 0;
                 if piece.royal || pawn {
                     Vec::new()
                 } else {
@@ -300,7 +302,6 @@ impl FairyEval {
                 total / squares / 2
             })
             .collect();
-        let pawn_kinds = variant.promotion_pawns[0] | variant.promotion_pawns[1];
         let start = plugboard_variants::Position::start(variant.clone()).ok();
         let start_material = |counted: &dyn Fn(usize) -> bool| {
             start.as_ref().map_or(1, |position| {
@@ -324,7 +325,7 @@ impl FairyEval {
             .unwrap_or(0);
         let promotion_gain = (0..variant.kinds.len())
             .map(|kind| {
-                let pawn = (variant.promotion_pawns[0] | variant.promotion_pawns[1]) >> kind & 1 != 0;
+                let pawn = pawn_kinds >> kind & 1 != 0;
                 let choices = variant.promotion_choices[0] | variant.promotion_choices[1];
                 let best = (0..variant.kinds.len()).filter(|&c| choices >> c & 1 != 0).map(|c| values[c]).max();
                 if pawn { best.map_or(0, |best| (best - values[kind]).max(0)) } else { 0 }

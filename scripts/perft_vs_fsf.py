@@ -25,6 +25,10 @@ POSITIONS = [
     ("gothic", 5, None),
     ("janus", 5, None),
     ("grand", 4, None),
+    ("shogi", 4, None),
+    ("shogi", 3, "8l/1l+R2P3/p2pBG1pp/kps1p4/Nn1P2G2/P1P1P2PP/1PS6/1KSG3+r1/LN2+p3L[Sbgnppp] b - 0 62"),
+    ("minishogi", 5, None),
+    ("torishogi", 4, None),
 ]
 
 

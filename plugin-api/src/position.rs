@@ -208,4 +208,18 @@ impl Move {
     pub fn dropped(&self) -> Option<PieceKind> {
         self.from.checked_sub(Move::DROP).and_then(PieceKind::from_index)
     }
+
+    /// `reserved`'s bit that marks a drop on a [`BoardPosition`](crate::BoardPosition).
+    pub const BOARD_DROP: u8 = 1;
+
+    /// On a [`BoardPosition`](crate::BoardPosition): a piece of `kind` from
+    /// the hand onto `to`.
+    pub fn board_drop(kind: crate::BoardKind, to: u8) -> Move {
+        Move { from: kind.0, to, promotion: Move::NO_PROMOTION, reserved: Move::BOARD_DROP }
+    }
+
+    /// On a [`BoardPosition`](crate::BoardPosition): the kind dropped, if this is a drop.
+    pub fn board_dropped(&self) -> Option<crate::BoardKind> {
+        (self.reserved & Move::BOARD_DROP != 0).then_some(crate::BoardKind(self.from))
+    }
 }

@@ -51,6 +51,8 @@ super fairymax
 great fairymax
 losers fairy-stockfish -testClaims false
 twokings self
+shogi sjaakii
+minishogi self
 amazonchess self
 bigchess self
 normal gui:10x8

@@ -83,9 +83,12 @@ impl Position {
 
 impl Move {
     /// The plugin API's encoding: the two squares, and the piece code (kind + 1)
-    /// of the kind it promotes to.
+    /// of the kind it promotes to; a drop as the API marks one.
     #[must_use]
     pub fn to_plugin(self) -> api::Move {
+        if let Some(kind) = self.dropped() {
+            return api::Move::board_drop(api::BoardKind(kind as u8 + 1), self.to);
+        }
         let promotion = self.promotion_kind().map_or(api::Move::NO_PROMOTION, |kind| kind as u8 + 1);
         api::Move { from: self.from, to: self.to, promotion, reserved: 0 }
     }

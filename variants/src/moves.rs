@@ -18,6 +18,10 @@ pub enum Special {
     DoubleStep {
         passed: Square,
     },
+    /// A piece of `kind` from the hand onto the empty `to` (`from` is `to`).
+    Drop {
+        kind: u8,
+    },
 }
 
 /// A move of one piece from `from` to `to`.
@@ -42,6 +46,21 @@ impl Move {
         match self.promotion {
             0 => None,
             code => Some(code as usize - 1),
+        }
+    }
+
+    /// A piece of `kind` from the hand onto `to`.
+    #[must_use]
+    pub const fn drop(kind: usize, to: Square) -> Move {
+        Move { from: to, to, promotion: 0, special: Special::Drop { kind: kind as u8 } }
+    }
+
+    /// The kind it drops, if it is a drop.
+    #[must_use]
+    pub const fn dropped(&self) -> Option<usize> {
+        match self.special {
+            Special::Drop { kind } => Some(kind as usize),
+            _ => None,
         }
     }
 

@@ -79,6 +79,30 @@ impl SquareSet {
         set
     }
 
+    /// Every square of a board `files` × `ranks`.
+    #[must_use]
+    pub fn board(files: u8, ranks: u8) -> SquareSet {
+        (0..ranks).fold(SquareSet::EMPTY, |set, rank| set.union(SquareSet::rank(rank, files)))
+    }
+
+    /// The squares in both sets.
+    #[must_use]
+    pub fn intersection(mut self, other: SquareSet) -> SquareSet {
+        for (word, other) in self.0.iter_mut().zip(other.0) {
+            *word &= other;
+        }
+        self
+    }
+
+    /// The squares of this set not in `other`.
+    #[must_use]
+    pub fn difference(mut self, other: SquareSet) -> SquareSet {
+        for (word, other) in self.0.iter_mut().zip(other.0) {
+            *word &= !other;
+        }
+        self
+    }
+
     #[must_use]
     pub fn union(mut self, other: SquareSet) -> SquareSet {
         for (word, other) in self.0.iter_mut().zip(other.0) {

@@ -59,6 +59,8 @@ pub struct Core {
     clock: Clock,
     options: Options,
     engine_side: Option<Color>,
+    /// `ratings WHITE BLACK`, told before the engine's side may be known.
+    player_ratings: Option<(i32, i32)>,
     analyzing: bool,
     ponder: bool,
     random: bool,
@@ -106,6 +108,7 @@ impl Core {
             clock: Clock::default(),
             options: Options::default(),
             engine_side: Some(Color::Black),
+            player_ratings: None,
             analyzing: false,
             ponder: false,
             random: false,
@@ -247,6 +250,7 @@ impl Core {
         self.random = false;
         // A score from the last game says nothing about draw offers in this one.
         self.last_score = None;
+        self.player_ratings = None;
         self.ics.new_game();
         self.clear_hash = true;
         self.restart_analysis();
@@ -321,6 +325,7 @@ impl Core {
     pub fn go(&mut self) -> Result<(), Refusal> {
         self.discard_search();
         self.engine_side = Some(self.game().turn());
+        self.apply_player_ratings();
         if !self.position_valid() {
             let why = "no legal position is set up; send one with setboard or new";
             return Err(Refusal::NotLegalNow(Some(why.to_owned())));
@@ -333,6 +338,7 @@ impl Core {
     pub fn play_other(&mut self) {
         self.discard_search();
         self.engine_side = Some(!self.game().turn());
+        self.apply_player_ratings();
         // As after our own move: think on the reply we expect, if asked to.
         self.start_pondering();
     }
@@ -345,6 +351,7 @@ impl Core {
         }
         self.setup.set_turn(turn);
         self.engine_side = Some(!turn);
+        self.apply_player_ratings();
     }
 
     pub fn clock(&mut self) -> &mut Clock {
@@ -457,6 +464,20 @@ impl Core {
         } else {
             // Locally xboard sends engine names with spaces; only server handles are used.
             tracing::info!(name = ?name, "the opponent's name is no server handle; not used in messages");
+        }
+    }
+
+    /// `ratings WHITE BLACK`: the players' ratings by colour, ours and the
+    /// opponent's once the engine's side is known (now, or at `go`).
+    pub fn set_player_ratings(&mut self, white: i32, black: i32) {
+        self.player_ratings = Some((white, black));
+        self.apply_player_ratings();
+    }
+
+    fn apply_player_ratings(&mut self) {
+        if let (Some((white, black)), Some(side)) = (self.player_ratings, self.engine_side) {
+            let (own, opponent) = if side == Color::White { (white, black) } else { (black, white) };
+            self.set_ratings(own, opponent);
         }
     }
 

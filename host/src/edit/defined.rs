@@ -1,5 +1,6 @@
 //! `edit` on the board of a variant defined as data: the variant's own piece
-//! letters on its squares (files a…, ranks as CECP numbers them), castling
+//! letters on its squares (files a…, ranks as CECP numbers them; `Pe5+` for a
+//! piece in its promoted form, as the documents write it), castling
 //! rights where kings and rooks stand ready, as protocol 1's chess `edit` does.
 
 use std::sync::Arc;
@@ -45,6 +46,11 @@ impl DefinedEdit {
     }
 
     fn place(&mut self, text: &str) -> EditStep<Position> {
+        // `P<sqr>+`: the piece in its promoted form (shogi's `+P`).
+        let (text, promoted) = match text.strip_suffix('+') {
+            Some(piece_and_square) => (piece_and_square, true),
+            None => (text, false),
+        };
         let mut chars = text.chars();
         let Some(letter) = chars.next() else { return EditStep::Refused("expected a piece letter and a square") };
         let rest = chars.as_str().as_bytes();
@@ -56,7 +62,15 @@ impl DefinedEdit {
             self.squares[usize::from(square)] = 0;
             return EditStep::Continue;
         }
-        match self.variant.kind_of_letter(letter).filter(|_| letter.is_ascii_alphabetic()) {
+        let kind = self.variant.kind_of_letter(letter).filter(|_| letter.is_ascii_alphabetic());
+        let kind = match (kind, promoted) {
+            (Some(kind), true) => match self.variant.kinds[kind].promotes_to {
+                Some(promoted_kind) => Some(promoted_kind),
+                None => return EditStep::Refused("that piece has no promoted form in this variant"),
+            },
+            (kind, _) => kind,
+        };
+        match kind {
             Some(kind) => {
                 self.squares[usize::from(square)] = piece_code(kind, self.placing);
                 EditStep::Continue

@@ -142,6 +142,27 @@ impl DefinedGame {
         self.positions.iter().rev().take(reach + 1).filter(|position| position.hash() == key).count()
     }
 
+    /// In a repetition, the side that gave check with every move since the
+    /// current position first stood, if one side alone did.
+    fn perpetual_checker(&self) -> Option<u8> {
+        let current = self.position();
+        let last = self.positions.len() - 1;
+        let reach = (current.halfmoves() as usize).min(last);
+        let first = (last - reach..last).find(|&index| self.positions[index].hash() == current.hash())?;
+        // A position with side S to move was reached by a move of the other side.
+        let checked_throughout = |checker: u8| {
+            self.positions[first + 1..=last]
+                .iter()
+                .filter(|position| position.turn() != checker)
+                .all(Position::in_check)
+        };
+        match (checked_throughout(0), checked_throughout(1)) {
+            (true, false) => Some(0),
+            (false, true) => Some(1),
+            _ => None,
+        }
+    }
+
     /// The result the rules give the current position, if the game is over.
     /// A count run out is no result to claim: xboard knows no counting rule and
     /// would call the claim false, so the draw is offered instead
@@ -153,7 +174,13 @@ impl DefinedGame {
             return Some(game_end(outcome, position.turn()));
         }
         if variant.n_fold_rule > 0 && self.repetitions() >= variant.n_fold_rule as usize {
-            return Some(valued(variant.n_fold_value, position.turn(), "repetition"));
+            if variant.perpetual_check_illegal
+                && let Some(checker) = self.perpetual_checker()
+            {
+                return Some(GameEnd { result: result_text(Some(checker ^ 1)), reason: "perpetual check" });
+            }
+            let side = if variant.n_fold_value_absolute { 0 } else { position.turn() };
+            return Some(valued(variant.n_fold_value, side, "repetition"));
         }
         if variant.n_move_rule > 0 && position.halfmoves() >= 2 * variant.n_move_rule {
             return Some(GameEnd { result: "1/2-1/2", reason: "move-count rule" });

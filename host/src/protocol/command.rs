@@ -60,6 +60,11 @@ pub enum Command<'a> {
         own: i32,
         opponent: i32,
     },
+    /// `ratings WHITE BLACK` (Muller's document): by colour, not by side.
+    Ratings {
+        white: i32,
+        black: i32,
+    },
     Ics(&'a str),
     Computer,
     /// `partner NAME` (bughouse), or `partner` alone: no partner any more.
@@ -187,13 +192,14 @@ impl<'a> Command<'a> {
             "exit" => no_args(Command::Exit),
             "." => no_args(Command::AnalysisStatus),
             "name" => Ok(Command::Name(rest)),
-            "rating" => {
+            "rating" | "ratings" => {
                 let mut parts = rest.split_whitespace();
-                let own = parts.next().and_then(|p| p.parse().ok());
-                let opponent = parts.next().and_then(|p| p.parse().ok());
-                match (own, opponent) {
-                    (Some(own), Some(opponent)) => Ok(Command::Rating { own, opponent }),
-                    _ => Err(CommandError::BadParameter("rating needs two numbers")),
+                let first = parts.next().and_then(|p| p.parse().ok());
+                let second = parts.next().and_then(|p| p.parse().ok());
+                match (first, second, word) {
+                    (Some(own), Some(opponent), "rating") => Ok(Command::Rating { own, opponent }),
+                    (Some(white), Some(black), _) => Ok(Command::Ratings { white, black }),
+                    _ => Err(CommandError::BadParameter("rating and ratings need two numbers")),
                 }
             }
             "ics" => Ok(Command::Ics(rest)),
@@ -334,17 +340,26 @@ fn looks_like_move(word: &str) -> bool {
     if matches!(word, "O-O" | "O-O-O" | "o-o" | "o-o-o" | "0-0" | "0-0-0") {
         return true;
     }
+    // A square with a rank of one or two digits (`d12` on chu's board); what is left.
+    fn square(bytes: &[u8]) -> Option<&[u8]> {
+        match bytes {
+            [file, tens, units, rest @ ..] if is_square(*file, *tens) && units.is_ascii_digit() => Some(rest),
+            [file, rank, rest @ ..] if is_square(*file, *rank) => Some(rest),
+            _ => None,
+        }
+    }
     let bytes = word.as_bytes();
-    let square = |file: u8, rank: u8| is_square(file, rank);
-    match bytes {
-        [f1, r1, f2, r2, rest @ ..] if square(*f1, *r1) && square(*f2, *r2) => match rest {
-            [] => true,
-            [p] | [b'=', p] => b"nbrqkNBRQK".contains(p),
-            _ => false,
-        },
-        // A crazyhouse drop.
-        [piece, b'@', file, rank] => b"PNBRQpnbrq".contains(piece) && square(*file, *rank),
-        _ => false,
+    // A drop from the hand: crazyhouse's `N@e6`, shogi's `P@e5`.
+    if let [piece, b'@', rest @ ..] = bytes {
+        return piece.is_ascii_alphabetic() && square(rest) == Some(&[]);
+    }
+    match square(bytes).and_then(square) {
+        // A promotion's piece (`a7a8q`, `a7a8=q`), shogi's `+`, or `=` alone for declining it.
+        Some(rest) => {
+            matches!(rest, [] | [b'+'] | [b'='] | [b'=', b'a'..=b'z' | b'A'..=b'Z'])
+                || matches!(rest, [p] if p.is_ascii_alphabetic())
+        }
+        None => false,
     }
 }
 

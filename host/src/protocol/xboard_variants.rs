@@ -127,6 +127,11 @@ pub fn resolve(name: &str) -> Result<(String, bool), Refusal> {
     if own == wanted {
         return Ok((rest.to_owned(), false));
     }
+    // A variant of its own for that size, played by the rules xboard takes
+    // from `rest` (minishogi for 5x5+5_shogi): xboard is sent its start.
+    if let Some(sized) = sized_relative(rest, wanted) {
+        return Ok((sized, true));
+    }
     let base = if rest == "normal" { "chess" } else { rest };
     if wanted.2 != own.2 || crate::game::defined::variant(base).is_none() {
         return Err(Refusal::UnsupportedVariant);
@@ -145,6 +150,21 @@ pub fn resolve(name: &str) -> Result<(String, bool), Refusal> {
     }
 }
 
+/// The variant defined with `template` as the variant xboard takes its rules
+/// from, on the board and holdings `size`.
+fn sized_relative(template: &str, size: (u8, u8, u8)) -> Option<String> {
+    let catalog = crate::game::defined::catalog().read().ok()?;
+    catalog
+        .names()
+        .filter_map(|name| catalog.get(name))
+        .find(|variant| {
+            variant.template.as_deref() == Some(template)
+                && variant.name != template
+                && (variant.files, variant.ranks, holdings_of(variant)) == size
+        })
+        .map(|variant| variant.name.clone())
+}
+
 /// Whether xboard plays `name` by rules of its own.
 #[must_use]
 pub fn knows(name: &str) -> bool {
@@ -156,7 +176,13 @@ pub fn knows(name: &str) -> bool {
 #[must_use]
 pub fn setup(variant: &Variant) -> String {
     // A table inherited from a parent with other pieces would hide this variant's.
-    let covers = |table: &String| variant.kinds.iter().all(|kind| table.contains(kind.letter.to_ascii_uppercase()));
+    let covers = |table: &String| {
+        variant
+            .kinds
+            .iter()
+            .filter(|kind| in_play(variant, kind))
+            .all(|kind| table.contains(kind.letter.to_ascii_uppercase()))
+    };
     let table = variant.piece_to_char_table.clone().filter(covers).unwrap_or_else(|| piece_to_char(variant));
     let parent = variant.template.as_deref().unwrap_or("fairy");
     let holdings = holdings_of(variant);
@@ -202,7 +228,19 @@ fn own_moves(kind: &plugboard_variants::Kind) -> bool {
     }
 }
 
-/// `piece` lines, `LETTER& BETZA`, for the pieces of a variant xboard does not
+/// Whether `kind` is a piece of the game as xboard sees it: in the start
+/// position or able to come into play, other than as the promoted form of
+/// another (written `+` and its letter, moving as xboard's parent variant has it).
+fn in_play(variant: &Variant, kind: &plugboard_variants::Kind) -> bool {
+    if kind.promoted_from.is_some() {
+        return false;
+    }
+    let promotion_target = variant.kinds.iter().any(|other| other.promoted_from.is_some() && other.betza == kind.betza);
+    let start = variant.start_fen.split_whitespace().next().unwrap_or_default();
+    !promotion_target || start.contains(kind.letter) || start.contains(kind.letter.to_ascii_uppercase())
+}
+
+/// `piece` lines, `LETTER& BETZA` (`+LETTER& BETZA` for a promoted form), for the pieces of a variant xboard does not
 /// know, and for the pieces of a variant it knows that the definition gives
 /// moves of its own (cylinder's wrapping pieces, berolina's pawn: xboard takes
 /// such lines in the variants whose rules it lacks, and ignores the others).
@@ -212,7 +250,14 @@ pub fn pieces(variant: &Variant) -> Vec<String> {
     variant
         .kinds
         .iter()
-        .filter(|kind| !known || own_moves(kind))
-        .map(|kind| format!("{}& {}", kind.letter.to_ascii_uppercase(), betza::xboard_order(&kind.betza)))
+        .filter(|kind| match kind.promoted_from {
+            // xboard knows the promoted pieces of the variants it knows.
+            Some(_) => !known,
+            None => in_play(variant, kind) && (!known || own_moves(kind)),
+        })
+        .map(|kind| {
+            let promoted = if kind.promoted_from.is_some() { "+" } else { "" };
+            format!("{promoted}{}& {}", kind.letter.to_ascii_uppercase(), betza::xboard_order(&kind.betza))
+        })
         .collect()
 }

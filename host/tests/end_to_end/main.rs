@@ -23,5 +23,6 @@ mod nnue;
 mod plugin_releases;
 mod protocol;
 mod search_example;
+mod shogi;
 mod variants;
 mod xiangqi;

@@ -126,8 +126,8 @@ fn engine_defined_variants_send_their_start_position() {
     engine.send("new");
     engine.send("variant racingkings");
     assert_eq!(said(&mut engine, 1), ["setup (PNBRQKpnbrqk) 8x8+0_fairy 8/8/8/8/8/8/krbnNBRK/qrbnNBRQ w - - 0 1"]);
-    engine.send("variant shogi");
-    assert_eq!(said(&mut engine, 2), ["Error (unsupported variant): variant shogi"]);
+    engine.send("variant seirawan");
+    assert_eq!(said(&mut engine, 2), ["Error (unsupported variant): variant seirawan"]);
     // The refused variant left the racing-kings game as it was.
     engine.send("force");
     engine.send("h2h3");

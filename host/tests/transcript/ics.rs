@@ -138,6 +138,19 @@ fn a_stronger_opponent_makes_a_draw_welcome_sooner() {
     assert_eq!(t.say(&["draw"]), ["offer draw"]);
 }
 
+#[test]
+fn ratings_by_colour_count_for_the_side_the_engine_plays() {
+    let fen = "setboard rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    // White (the engine, at go) is rated 500 below Black: as `rating 1500 2000`.
+    let mut t = on_server();
+    t.say(&["ratings 1500 2000", fen, "setscore -30 5", "go"]);
+    assert_eq!(t.say(&["draw"]), ["offer draw"]);
+    // Swapped, the engine (White again) is the stronger: no draw is welcome.
+    let mut t = on_server();
+    t.say(&["ratings 2000 1500", fen, "setscore -30 5", "go"]);
+    assert_eq!(t.say(&["draw"]), Vec::<String>::new());
+}
+
 /// A bughouse game on a server, with a partner, where a rook dropped on the back
 /// rank would mate; `extra` lines come before the position.
 fn bughouse_with_a_mate_in_hand(extra: &[&str]) -> Vec<String> {

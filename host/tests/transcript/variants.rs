@@ -26,8 +26,8 @@ fn variant_normal_is_plain_chess() {
 fn variants_not_announced_are_refused() {
     let mut t = Transcript::playing("scripted");
     assert_eq!(
-        t.say(&["new", "variant shogi", "variant 12x8+5_capablanca"]),
-        ["Error (unsupported variant): variant shogi", "Error (unsupported variant): variant 12x8+5_capablanca"]
+        t.say(&["new", "variant seirawan", "variant 12x8+5_capablanca"]),
+        ["Error (unsupported variant): variant seirawan", "Error (unsupported variant): variant 12x8+5_capablanca"]
     );
     // The game goes on as normal chess.
     assert_eq!(t.say(&["e2e4"]), ["move a7a5"]);

@@ -15,8 +15,9 @@
 //! Moves on these boards are the same [`Move`](crate::Move) as in chess, read
 //! differently: `from` and `to` are [`BoardSquare`]s, `promotion` is a
 //! [`BoardKind`] code or [`Move::NO_PROMOTION`](crate::Move::NO_PROMOTION), and
-//! `reserved` is zero (bit 0 will mark a drop, `from` then being the kind, for
-//! games with pieces in hand).
+//! `reserved` is zero, but for a drop from the hand in games with pieces in
+//! hand: bit 0 set, `from` then being the dropped piece's [`BoardKind`] code
+//! ([`Move::board_drop`](crate::Move::board_drop)).
 
 pub mod eval;
 pub mod search;

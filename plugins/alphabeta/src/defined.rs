@@ -15,7 +15,7 @@ use plugboard_variants::{
 use crate::{
     board::Rules,
     eval::BoardEvaluation,
-    score::{DRAW, MATE},
+    score::{DRAW, MATE, TABLEBASE_WIN},
     tt::TtMove,
 };
 
@@ -230,7 +230,8 @@ impl Rules for Defined {
     }
 
     fn mover_index(&self, m: Move) -> usize {
-        let code = self.position.piece_at(m.from);
+        let code =
+            m.dropped().map_or_else(|| self.position.piece_at(m.from), |kind| piece_code(kind, self.position.turn()));
         if code == 0 { 0 } else { usize::from(color_of(code)) * 32 + kind_of(code) }
     }
 
@@ -252,12 +253,28 @@ impl Rules for Defined {
             || (self.move_rule_live && self.move_rule_reached())
     }
 
-    fn repetition_score(_mover_checked: bool, _other_checked: bool, ply: usize) -> i32 {
+    fn repetition_score(&self, mover_checked: bool, other_checked: bool, ply: usize) -> i32 {
+        // Where perpetual check loses (shogi), the side that checked all along loses.
+        if self.variant().perpetual_check_illegal && mover_checked != other_checked {
+            let lost = TABLEBASE_WIN - ply as i32;
+            return if mover_checked { lost } else { -lost };
+        }
+        // Minishogi: a repetition is the second player's win, whoever is to move.
+        let variant = self.variant();
+        if variant.n_fold_value_absolute && variant.n_fold_value != Value::Draw {
+            let won = TABLEBASE_WIN - ply as i32;
+            let first_player_wins = variant.n_fold_value == Value::Win;
+            return if first_player_wins == (self.position.turn() == 0) { won } else { -won };
+        }
         draw_score(ply)
     }
 
     fn update_board(&self, board: &mut BoardPosition, m: Move) {
         let us = self.position.turn();
+        if let Some(kind) = m.dropped() {
+            board.put(m.to, Some(BoardPiece(piece_code(kind, us))));
+            return;
+        }
         let moving = self.position.piece_at(m.from);
         board.put(m.from, None);
         match m.special {
@@ -272,23 +289,23 @@ impl Rules for Defined {
                 board.put(victim, None);
                 board.put(m.to, Some(BoardPiece(moving)));
             }
-            Special::None | Special::DoubleStep { .. } => {
-                let placed = match m.promotion_kind() {
-                    Some(kind) => {
-                        let hand = &mut board.hands[usize::from(us)];
-                        if self.variant().has_hands() && kind < hand.len() && hand[kind] > 0 {
-                            hand[kind] -= 1;
-                        }
-                        piece_code(kind, us)
-                    }
-                    None => moving,
-                };
+            Special::None | Special::DoubleStep { .. } | Special::Drop { .. } => {
+                let placed = m.promotion_kind().map_or(moving, |kind| piece_code(kind, us));
                 board.put(m.to, Some(BoardPiece(placed)));
             }
         }
     }
 
     fn finish_board(&self, board: &mut BoardPosition) {
+        // Hands change by drops, captures and promotions from a pool: copied whole.
+        if self.variant().has_hands() {
+            let kinds = self.variant().kinds.len().min(board.hands[0].len());
+            for (color, hand) in (0u8..).zip(board.hands.iter_mut()) {
+                for (kind, held) in hand.iter_mut().enumerate().take(kinds) {
+                    *held = self.position.in_hand(color, kind);
+                }
+            }
+        }
         board.set_defined_rights(
             [self.position.castling_rooks(0), self.position.castling_rooks(1)],
             self.position.en_passant_square(),
@@ -351,10 +368,24 @@ mod tests {
         // Black to move at the root (the side searched for) or one ply down (the other side).
         assert_eq!(stalemate.score_of_end(0), -CONTEMPT);
         assert_eq!(stalemate.score_of_end(1), CONTEMPT);
-        assert_eq!(Defined::repetition_score(false, false, 4), -CONTEMPT);
+        assert_eq!(stalemate.repetition_score(false, false, 4), -CONTEMPT);
         // A checkmate is still a checkmate.
         let mut mated = defined("capablanca", "k9/1Q8/1K8/10/10/10/10/10 b - - 0 1");
         assert_eq!(mated.score_of_end(3), -(MATE - 3));
+    }
+
+    #[test]
+    fn in_shogi_the_side_that_checks_throughout_a_repetition_loses_it() {
+        let shogi = defined("shogi", "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL[-] w 0 1");
+        // The side that just moved checked every time: the side to move wins.
+        assert!(shogi.repetition_score(true, false, 4) > TABLEBASE_WIN - 10);
+        assert!(shogi.repetition_score(false, true, 4) < -(TABLEBASE_WIN - 10));
+        assert_eq!(shogi.repetition_score(false, false, 4), -CONTEMPT);
+        // Minishogi: any other repetition is the second player's win.
+        let mini = defined("minishogi", "rbsgk/4p/5/P4/KGSBR[-] w 0 1");
+        assert!(mini.repetition_score(false, false, 4) < -(TABLEBASE_WIN - 10));
+        let mini = defined("minishogi", "rbsgk/4p/5/P4/KGSBR[-] b 0 1");
+        assert!(mini.repetition_score(false, false, 4) > TABLEBASE_WIN - 10);
     }
 
     #[test]

@@ -80,6 +80,9 @@ pub struct FairyEval {
     losing_all_wins: bool,
     /// The hands hold what pawns may promote to, not pieces to drop.
     promotion_pool: bool,
+    /// Captured men come back by drops (shogi): no ending is ever bare, so
+    /// the endings' knowledge (trading down, a lead without pawns) is left out.
+    drops: bool,
     /// The kinds whose mobility counts: those with moves besides pawns and royal kinds.
     mobile: u64,
     /// Their moves walked from every square.
@@ -356,6 +359,7 @@ impl FairyEval {
             bare_king_loses,
             losing_all_wins,
             promotion_pool: variant.holdings_pool,
+            drops: variant.piece_drops,
             mobile: rays
                 .iter()
                 .enumerate()
@@ -563,12 +567,15 @@ impl BoardEvaluate for FairyEval {
             // The royal piece's shelter counts as much as the board is full.
             let fullness = ((material[0] + material[1]) * 100 / self.full_material).clamp(0, 100);
             let score = |color: usize| material[color] + placement[color] + royal_rank[color] * fullness / 100;
-            let white = score(0) - score(1) + self.ending(position, material, pawn_material, men, royal_at);
+            let ending = if self.drops { 0 } else { self.ending(position, material, pawn_material, men, royal_at) };
+            let white = score(0) - score(1) + ending;
             // A side whose men all stand on one colour and never leave it can
             // never check a king that keeps to the other: its lead wins nothing
             // (courier's four ferzes on light squares drew by the 50-move rule).
             let winner = usize::from(white < 0);
-            if self.only_mate_wins && !checks_both[winner] && bound_colours[winner] != 3 {
+            if self.drops {
+                white
+            } else if self.only_mate_wins && !checks_both[winner] && bound_colours[winner] != 3 {
                 white / CANNOT_MATE
             } else if pawn_material[winner] == 0 && !self.bare_king_loses && self.strongest_piece > 0 {
                 white * self.pawnless_share(material[winner] - material[winner ^ 1]) / 64

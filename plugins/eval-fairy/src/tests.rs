@@ -188,3 +188,15 @@ fn the_side_ahead_gains_nothing_by_trading_pawns() {
     );
     assert!(pieces_off > pieces_on, "{pieces_off} vs {pieces_on}");
 }
+
+#[test]
+fn in_shogi_a_piece_in_hand_counts_whole_and_no_lead_is_cut_for_want_of_pawns() {
+    // Kings and golds alone, White with a rook in hand: a rook's lead in full,
+    // though no pawn is left (the rook comes back by a drop, the ending never bares).
+    let held = evaluate("shogi", "4k4/4g4/9/9/9/9/9/4G4/4K4[R] w 0 1");
+    let none = evaluate("shogi", "4k4/4g4/9/9/9/9/9/4G4/4K4[-] w 0 1");
+    assert!(held > none + 400, "{held} vs {none}");
+    // A rook in Black's hand is the same lead for Black.
+    let black_held = evaluate("shogi", "4k4/4g4/9/9/9/9/9/4G4/4K4[r] b 0 1");
+    assert!((black_held - held).abs() < 30, "{black_held} vs {held}");
+}

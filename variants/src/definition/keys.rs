@@ -8,12 +8,10 @@ use super::rules::{Area, Counting, RoyalRule, Rules, Types, Value};
 
 /// Keys Fairy-Stockfish knows that change nothing here at their default value,
 /// with that value; any other value is refused.
-const UNSUPPORTED: [(&str, &str); 58] = [
+const UNSUPPORTED: [(&str, &str); 48] = [
     ("twoBoards", "false"),
     ("sittuyinPromotion", "false"),
-    ("promotedPieceType", "-"),
     ("piecePromotionOnCapture", "false"),
-    ("mandatoryPiecePromotion", "false"),
     ("pieceDemotion", "false"),
     ("blastOnCapture", "false"),
     ("blastImmuneTypes", "-"),
@@ -27,16 +25,11 @@ const UNSUPPORTED: [(&str, &str); 58] = [
     ("dropChecks", "true"),
     ("mustDrop", "false"),
     ("mustDropType", "*"),
-    ("pieceDrops", "false"),
     ("dropLoop", "false"),
-    ("capturesToHand", "false"),
-    ("firstRankPawnDrops", "false"),
-    ("promotionZonePawnDrops", "false"),
     ("enclosingDrop", "none"),
     ("sittuyinRookDrop", "false"),
     ("dropOppositeColoredBishop", "false"),
     ("dropPromoted", "false"),
-    ("dropNoDoubled", "-"),
     ("gating", "false"),
     ("wallingRule", "none"),
     ("wallOrMove", "false"),
@@ -52,12 +45,9 @@ const UNSUPPORTED: [(&str, &str); 58] = [
     ("makpongRule", "false"),
     ("flyingGeneral", "false"),
     ("flipEnclosedPieces", "none"),
-    ("nFoldValueAbsolute", "false"),
-    ("perpetualCheckIllegal", "false"),
     ("moveRepetitionIllegal", "false"),
     ("chasingRule", "none"),
     ("stalematePieceCount", "false"),
-    ("shogiPawnDropMateIllegal", "false"),
     ("shatarMateRule", "false"),
     ("bikjangRule", "false"),
     ("extinctionPseudoRoyal", "false"),
@@ -316,6 +306,7 @@ pub fn apply(rules: &mut Rules, key: &str, value: &str) -> Result<(), String> {
         "nMoveRule" => rules.n_move_rule = number(key, value)?,
         "nFoldRule" => rules.n_fold_rule = number(key, value)?,
         "nFoldValue" => rules.n_fold_value = required(key, value)?,
+        "nFoldValueAbsolute" => rules.n_fold_value_absolute = boolean(key, value)?,
         "stalemateValue" => rules.stalemate_value = required(key, value)?,
         "checkmateValue" => rules.checkmate_value = required(key, value)?,
         "extinctionValue" => rules.extinction_value = result(key, value)?,
@@ -341,6 +332,38 @@ pub fn apply(rules: &mut Rules, key: &str, value: &str) -> Result<(), String> {
                 _ => return Err(format!("{key} = {value}: expected every or nearestA1")),
             }
         }
+        "promotedPieceType" => {
+            rules.promoted_piece_type =
+                letter_pairs(rules, key, value, "letter:letter pairs such as p:g s:g", |letter| {
+                    let mut chars = letter.chars();
+                    match (chars.next(), chars.next()) {
+                        (Some(target), None) => type_of(rules, key, target),
+                        _ => Err(format!("{key} = {value}: expected letter:letter pairs such as p:g s:g")),
+                    }
+                })?;
+        }
+        "mandatoryPiecePromotion" => rules.mandatory_piece_promotion = boolean(key, value)?,
+        "pieceDrops" => rules.piece_drops = boolean(key, value)?,
+        "capturesToHand" => rules.captures_to_hand = boolean(key, value)?,
+        "firstRankPawnDrops" => rules.first_rank_pawn_drops = boolean(key, value)?,
+        "promotionZonePawnDrops" => rules.promotion_zone_pawn_drops = boolean(key, value)?,
+        "dropRegionWhite" => rules.drop_region[WHITE] = Some(region(key, value)?),
+        "dropRegionBlack" => rules.drop_region[BLACK] = Some(region(key, value)?),
+        "dropNoDoubled" => {
+            rules.drop_no_doubled = match value {
+                "-" => None,
+                _ => {
+                    let mut chars = value.chars();
+                    match (chars.next(), chars.next()) {
+                        (Some(letter), None) => Some(type_of(rules, key, letter)?),
+                        _ => return Err(format!("{key} = {value}: expected one piece letter, or -")),
+                    }
+                }
+            }
+        }
+        "dropNoDoubledCount" => rules.drop_no_doubled_count = number(key, value)?,
+        "shogiPawnDropMateIllegal" => rules.shogi_pawn_drop_mate_illegal = boolean(key, value)?,
+        "perpetualCheckIllegal" => rules.perpetual_check_illegal = boolean(key, value)?,
         _ if is_hint(key) => {}
         _ => {
             return Err(match UNSUPPORTED.iter().find(|(known, _)| *known == key) {

@@ -34,6 +34,11 @@ pub struct Kind {
     pub rays: Vec<Ray>,
     /// It may not be left in check, and is never taken.
     pub royal: bool,
+    /// The kind this one is the promoted form of (shogi's `+P`): written with
+    /// `+` before that kind's letter, and back to that kind when captured.
+    pub promoted_from: Option<usize>,
+    /// The kind it becomes by promoting shogi-style (`promotedPieceType`).
+    pub promotes_to: Option<usize>,
 }
 
 /// One way of taking, as pieces of one colour take (the second player's turned
@@ -148,6 +153,8 @@ pub struct Variant {
     pub n_move_rule: u32,
     pub n_fold_rule: u32,
     pub n_fold_value: Value,
+    /// `n_fold_value` is the first player's result, whoever is to move.
+    pub n_fold_value_absolute: bool,
     pub stalemate_value: Value,
     pub checkmate_value: Value,
     pub extinction: Option<Extinction>,
@@ -158,6 +165,23 @@ pub struct Variant {
     /// Captured pieces go to their owner's holdings; pawns promote only to a
     /// piece held there, and stay pawns when none is.
     pub holdings_pool: bool,
+    /// A promotion of a piece (not a pawn's) must be taken when it is offered.
+    pub mandatory_piece_promotion: bool,
+    /// Pieces in hand may be dropped on empty squares.
+    pub piece_drops: bool,
+    /// A captured piece goes, unpromoted, to the hand of the side that took it.
+    pub captures_to_hand: bool,
+    /// Where each side may drop.
+    pub drop_region: [SquareSet; 2],
+    /// Chess pawns may be dropped on their own first rank, and in their promotion zone.
+    pub first_rank_pawn_drops: bool,
+    pub promotion_zone_pawn_drops: bool,
+    /// The kind not dropped on a file where its side has this many of it already.
+    pub drop_no_doubled: Option<(usize, u32)>,
+    /// The kind (shogi's pawn) whose drop may not give mate.
+    pub drop_mate_illegal: Option<usize>,
+    /// A side that checks with every move of a repetition loses by it.
+    pub perpetual_check_illegal: bool,
     /// The definition, its parents' sections first: read on its own by
     /// [`crate::Catalog::read_definition`], it gives this variant again.
     pub definition: String,
@@ -185,7 +209,7 @@ impl Variant {
         if defs.len() > MAX_KINDS {
             return Err(format!("variant {name} has {} kinds of piece; at most {MAX_KINDS}", defs.len()));
         }
-        let kinds: Vec<Kind> = defs
+        let mut kinds: Vec<Kind> = defs
             .iter()
             .map(|piece| {
                 let mut betza = piece.betza.clone();
@@ -193,9 +217,18 @@ impl Variant {
                     betza.push_str("ifmnD");
                 }
                 let rays = betza::parse(&betza).map_err(|error| format!("{}: {error}", piece.name))?;
-                Ok(Kind { name: piece.name.clone(), letter: piece.letter, betza, rays, royal: piece.name == "king" })
+                Ok(Kind {
+                    name: piece.name.clone(),
+                    letter: piece.letter,
+                    betza,
+                    rays,
+                    royal: piece.name == "king",
+                    promoted_from: None,
+                    promotes_to: None,
+                })
             })
             .collect::<Result<_, String>>()?;
+        add_promoted_kinds(name, rules, &mut kinds)?;
         let all: KindSet = (1 << kinds.len()) - 1;
         let set = |types: &Types| -> KindSet {
             if types.all {
@@ -285,6 +318,7 @@ impl Variant {
             n_move_rule: rules.n_move_rule,
             n_fold_rule: rules.n_fold_rule,
             n_fold_value: rules.n_fold_value,
+            n_fold_value_absolute: rules.n_fold_value_absolute,
             stalemate_value: rules.stalemate_value,
             checkmate_value: rules.checkmate_value,
             extinction,
@@ -292,6 +326,24 @@ impl Variant {
             counted: Counted::of(&kinds),
             royal_rule: rules.royal_rule,
             holdings_pool: rules.holdings_pool,
+            mandatory_piece_promotion: rules.mandatory_piece_promotion,
+            piece_drops: rules.piece_drops,
+            captures_to_hand: rules.captures_to_hand,
+            drop_region: [0, 1].map(|color| {
+                rules.drop_region[color].as_deref().map_or_else(|| SquareSet::board(files, ranks), &region)
+            }),
+            first_rank_pawn_drops: rules.first_rank_pawn_drops,
+            promotion_zone_pawn_drops: rules.promotion_zone_pawn_drops,
+            drop_no_doubled: rules.drop_no_doubled.as_ref().and_then(|type_name| {
+                let kind = kinds.iter().position(|kind| &kind.name == type_name)?;
+                Some((kind, rules.drop_no_doubled_count))
+            }),
+            drop_mate_illegal: if rules.shogi_pawn_drop_mate_illegal {
+                kinds.iter().position(|kind| kind.name == "shogiPawn")
+            } else {
+                None
+            },
+            perpetual_check_illegal: rules.perpetual_check_illegal,
             back_walks: [0, 1].map(|color| walks::BackWalks::new(&attack_rays[color], files, ranks)),
             attack_rays,
             royal_kinds: kinds.iter().enumerate().filter(|(_, kind)| kind.royal).fold(0, |set, (i, _)| set | 1 << i),
@@ -300,16 +352,54 @@ impl Variant {
         })
     }
 
-    /// The kind written `letter` (either case).
+    /// The kind written `letter` (either case); a promoted kind is written
+    /// with `+` before its letter, and is not this.
     #[must_use]
     pub fn kind_of_letter(&self, letter: char) -> Option<usize> {
         let letter = letter.to_ascii_lowercase();
-        self.kinds.iter().position(|kind| kind.letter == letter)
+        self.kinds.iter().position(|kind| kind.letter == letter && kind.promoted_from.is_none())
     }
 
-    /// Whether pieces wait in hand (a holdings pool) in this variant.
+    /// Whether pieces wait in hand (a holdings pool, or captured pieces to
+    /// drop) in this variant.
     #[must_use]
     pub fn has_hands(&self) -> bool {
-        self.pocket_size > 0 || self.holdings_pool
+        self.pocket_size > 0 || self.holdings_pool || self.piece_drops || self.captures_to_hand
     }
+
+    /// What `kind` is in hand: a promoted piece goes back to what it was.
+    #[must_use]
+    pub fn unpromoted(&self, kind: usize) -> usize {
+        self.kinds[kind].promoted_from.unwrap_or(kind)
+    }
+}
+
+/// A kind for each `promotedPieceType` pair, after the definition's own: the
+/// promoted form of the first type, moving as the second, written `+` and the
+/// first type's letter (shogi's `+P` moves as a gold general).
+fn add_promoted_kinds(name: &str, rules: &Rules, kinds: &mut Vec<Kind>) -> Result<(), String> {
+    for (base_name, target_name) in &rules.promoted_piece_type {
+        let find = |type_name: &str| kinds.iter().position(|kind| kind.name == type_name);
+        let (Some(base), Some(target)) = (find(base_name), find(target_name)) else {
+            return Err(format!("variant {name}: promotedPieceType names a piece it does not have"));
+        };
+        if kinds[base].royal || kinds[base].promotes_to.is_some() {
+            return Err(format!("variant {name}: {base_name} cannot promote (royal, or given twice)"));
+        }
+        if kinds.len() >= MAX_KINDS {
+            return Err(format!("variant {name} has more than {MAX_KINDS} kinds with its promoted pieces"));
+        }
+        let promoted = Kind {
+            name: format!("+{base_name}"),
+            letter: kinds[base].letter,
+            betza: kinds[target].betza.clone(),
+            rays: kinds[target].rays.clone(),
+            royal: false,
+            promoted_from: Some(base),
+            promotes_to: None,
+        };
+        kinds[base].promotes_to = Some(kinds.len());
+        kinds.push(promoted);
+    }
+    Ok(())
 }

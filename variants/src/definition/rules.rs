@@ -92,6 +92,8 @@ pub struct Rules {
     pub n_move_rule: u32,
     pub n_fold_rule: u32,
     pub n_fold_value: Value,
+    /// `n_fold_value` is the first player's result, whoever is to move.
+    pub n_fold_value_absolute: bool,
     pub stalemate_value: Value,
     pub checkmate_value: Value,
     pub extinction_value: Option<Value>,
@@ -104,6 +106,23 @@ pub struct Rules {
     /// Plugboard's own: captured pieces go to their owner's holdings, and pawns
     /// promote only to a piece held there (xboard's super and great).
     pub holdings_pool: bool,
+    /// `promotedPieceType`: (type, the type whose moves it takes on promoting),
+    /// shogi-style, in the promotion zone and on the way out of it.
+    pub promoted_piece_type: Vec<(String, String)>,
+    pub mandatory_piece_promotion: bool,
+    pub piece_drops: bool,
+    pub captures_to_hand: bool,
+    pub first_rank_pawn_drops: bool,
+    pub promotion_zone_pawn_drops: bool,
+    /// Where each side may drop (`None`: anywhere).
+    pub drop_region: [Option<Vec<Area>>; 2],
+    /// The type that may not be dropped on a file where the dropping side has
+    /// `drop_no_doubled_count` of it already (shogi's pawn).
+    pub drop_no_doubled: Option<String>,
+    pub drop_no_doubled_count: u32,
+    pub shogi_pawn_drop_mate_illegal: bool,
+    /// The side that gives check with every move of a repetition loses.
+    pub perpetual_check_illegal: bool,
 }
 
 impl Default for Rules {
@@ -144,6 +163,7 @@ impl Default for Rules {
             n_move_rule: 50,
             n_fold_rule: 3,
             n_fold_value: Value::Draw,
+            n_fold_value_absolute: false,
             stalemate_value: Value::Draw,
             checkmate_value: Value::Loss,
             extinction_value: None,
@@ -154,6 +174,17 @@ impl Default for Rules {
             counting_rule: Counting::None,
             royal_rule: RoyalRule::Every,
             holdings_pool: false,
+            promoted_piece_type: Vec::new(),
+            mandatory_piece_promotion: false,
+            piece_drops: false,
+            captures_to_hand: false,
+            first_rank_pawn_drops: false,
+            promotion_zone_pawn_drops: false,
+            drop_region: [None, None],
+            drop_no_doubled: None,
+            drop_no_doubled_count: 1,
+            shogi_pawn_drop_mate_illegal: false,
+            perpetual_check_illegal: false,
         }
     }
 }

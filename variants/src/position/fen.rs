@@ -36,8 +36,18 @@ impl Position {
     /// royal piece, a bad field.
     pub fn from_fen(variant: Arc<Variant>, fen: &str) -> Result<Position, FenError> {
         let mut position = Position::empty(variant.clone());
-        let mut fields = fen.split_whitespace();
+        let mut fields = fen.split_whitespace().peekable();
         let Some(placement) = fields.next() else { return fail("the FEN is empty") };
+        // Sjaak II writes the holdings as a field of their own: `… [Sbgnppp] b 0 62`.
+        let separate_holdings;
+        let placement = match fields.peek() {
+            Some(next) if next.starts_with('[') && !placement.contains('[') => {
+                separate_holdings = format!("{placement}{next}");
+                fields.next();
+                separate_holdings.as_str()
+            }
+            _ => placement,
+        };
         let (board, holdings) = match placement.split_once('[') {
             Some((board, rest)) => match rest.strip_suffix(']') {
                 Some(holdings) => (board, Some(holdings)),
@@ -53,6 +63,7 @@ impl Position {
             let rank = variant.ranks - 1 - index as u8;
             let mut file: u32 = 0;
             let mut run: u32 = 0;
+            let mut promoted = false;
             for c in row.chars() {
                 if let Some(digit) = c.to_digit(10) {
                     run = run * 10 + digit;
@@ -63,9 +74,19 @@ impl Position {
                 }
                 file += run;
                 run = 0;
-                let Some(kind) = variant.kind_of_letter(c).filter(|_| c.is_ascii_alphabetic()) else {
+                if c == '+' && !promoted {
+                    promoted = true;
+                    continue;
+                }
+                let Some(mut kind) = variant.kind_of_letter(c).filter(|_| c.is_ascii_alphabetic()) else {
                     return fail(format!("'{c}' is no piece of {}", variant.name));
                 };
+                if std::mem::take(&mut promoted) {
+                    let Some(promoted_kind) = variant.kinds[kind].promotes_to else {
+                        return fail(format!("'+{c}': {c} does not promote in {}", variant.name));
+                    };
+                    kind = promoted_kind;
+                }
                 if file >= u32::from(variant.files) {
                     return fail(format!("rank {} is longer than {} files", rank + 1, variant.files));
                 }
@@ -74,6 +95,9 @@ impl Position {
                 file += 1;
             }
             file += run;
+            if promoted {
+                return fail(format!("rank {} ends with a + and no piece", rank + 1));
+            }
             if file != u32::from(variant.files) {
                 return fail(format!("rank {} has {file} files; {} has {}", rank + 1, variant.name, variant.files));
             }
@@ -282,6 +306,9 @@ pub fn placement(variant: &Variant, squares: &[u8; 256]) -> String {
             if run > 0 {
                 out.push_str(&run.to_string());
                 run = 0;
+            }
+            if variant.kinds[kind_of(code)].promoted_from.is_some() {
+                out.push('+');
             }
             out.push(letter(variant, code));
         }

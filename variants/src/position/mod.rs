@@ -54,8 +54,8 @@ pub struct Undo {
     halfmoves: u32,
     count: Count,
     hand_taken: Option<usize>,
-    /// The captured piece went to its owner's holdings.
-    captured_held: bool,
+    /// The hand (colour, kind) the captured piece went to.
+    held: Option<(u8, usize)>,
 }
 
 /// Whether the side to move is in check, once asked: the search asks of one
@@ -370,6 +370,9 @@ impl Position {
 
     /// Plays `m`, which must be one of this position's pseudo-legal moves.
     pub fn play(&mut self, m: Move) -> Undo {
+        if let Some(kind) = m.dropped() {
+            return self.play_drop(kind, m.to);
+        }
         let us = self.turn;
         let king_moves = self.castling[usize::from(us)] != [None; 2]
             && self.variant.castling_king_kinds[usize::from(us)] >> kind_of(self.piece_at(m.from)) & 1 != 0
@@ -383,7 +386,7 @@ impl Position {
             halfmoves: self.halfmoves,
             count: self.count,
             hand_taken: None,
-            captured_held: false,
+            held: None,
         };
         self.en_passant = None;
         let kind = kind_of(moving);
@@ -401,11 +404,11 @@ impl Position {
                 self.put(m.to, moving);
                 irreversible = true;
             }
-            Special::None | Special::DoubleStep { .. } => {
+            Special::None | Special::DoubleStep { .. } | Special::Drop { .. } => {
                 undo.captured = self.take(m.to);
                 let placed = match m.promotion_kind() {
                     Some(promoted) => {
-                        if self.variant.has_hands() && self.hands[usize::from(us)][promoted] > 0 {
+                        if self.variant.holdings_pool && self.hands[usize::from(us)][promoted] > 0 {
                             self.hands[usize::from(us)][promoted] -= 1;
                             undo.hand_taken = Some(promoted);
                         }
@@ -426,21 +429,54 @@ impl Position {
             self.drop_castling_rook(m.from);
         }
         self.drop_castling_rook(m.to);
-        if self.variant.holdings_pool && undo.captured != 0 && !self.variant.kinds[kind_of(undo.captured)].royal {
-            self.hands[usize::from(color_of(undo.captured))][kind_of(undo.captured)] += 1;
-            undo.captured_held = true;
+        if undo.captured != 0 && !self.variant.kinds[kind_of(undo.captured)].royal {
+            let captured = kind_of(undo.captured);
+            if self.variant.captures_to_hand {
+                undo.held = Some((us, self.variant.unpromoted(captured)));
+            } else if self.variant.holdings_pool {
+                undo.held = Some((color_of(undo.captured), captured));
+            }
+            if let Some((color, kind)) = undo.held {
+                self.hands[usize::from(color)][kind] += 1;
+            }
         }
         self.halfmoves = if irreversible { 0 } else { self.halfmoves + 1 };
+        self.end_turn(us, (undo.captured != 0).then(|| kind_of(undo.captured)), m.promotion_kind().is_some());
+        undo
+    }
+
+    /// Plays the drop of a piece of `kind` from the hand of the side to move onto `to`.
+    fn play_drop(&mut self, kind: usize, to: Square) -> Undo {
+        let us = self.turn;
+        let code = piece_code(kind, us);
+        let undo = Undo {
+            moved: code,
+            captured: 0,
+            castling: self.castling,
+            en_passant: self.en_passant.take(),
+            halfmoves: self.halfmoves,
+            count: self.count,
+            hand_taken: Some(kind),
+            held: None,
+        };
+        self.hands[usize::from(us)][kind] -= 1;
+        self.put(to, code);
+        let irreversible = self.variant.n_move_rule_kinds[usize::from(us)] >> kind & 1 != 0;
+        self.halfmoves = if irreversible { 0 } else { self.halfmoves + 1 };
+        self.end_turn(us, None, false);
+        undo
+    }
+
+    /// Passes the turn after `us` has moved, taking a piece of `captured` or promoting.
+    fn end_turn(&mut self, us: u8, captured: Option<usize>, promoted: bool) {
         if us == 1 {
             self.fullmoves += 1;
         }
         self.turn ^= 1;
         self.check.forget();
         if self.variant.counting != Counting::None {
-            let captured = (undo.captured != 0).then(|| kind_of(undo.captured));
-            self.update_count(captured, m.promotion_kind().is_some());
+            self.update_count(captured, promoted);
         }
-        undo
     }
 
     fn drop_castling_rook(&mut self, square: Square) {
@@ -462,6 +498,15 @@ impl Position {
             self.fullmoves -= 1;
         }
         self.take(m.to);
+        if m.dropped().is_some() {
+            if let Some(kind) = undo.hand_taken {
+                self.hands[usize::from(us)][kind] += 1;
+            }
+            self.en_passant = undo.en_passant;
+            self.halfmoves = undo.halfmoves;
+            self.count = undo.count;
+            return;
+        }
         match m.special {
             Special::Castle { rook } => {
                 let rook_to = if file_of(rook) > file_of(m.from) { m.to - 1 } else { m.to + 1 };
@@ -469,7 +514,7 @@ impl Position {
                 self.put(rook, rook_code);
             }
             Special::EnPassant { victim } => self.put(victim, undo.captured),
-            Special::None | Special::DoubleStep { .. } => {
+            Special::None | Special::DoubleStep { .. } | Special::Drop { .. } => {
                 if undo.captured != 0 {
                     self.put(m.to, undo.captured);
                 }
@@ -478,8 +523,8 @@ impl Position {
         if let Some(kind) = undo.hand_taken {
             self.hands[usize::from(us)][kind] += 1;
         }
-        if undo.captured_held {
-            self.hands[usize::from(color_of(undo.captured))][kind_of(undo.captured)] -= 1;
+        if let Some((color, kind)) = undo.held {
+            self.hands[usize::from(color)][kind] -= 1;
         }
         self.put(m.from, undo.moved);
         self.castling = undo.castling;

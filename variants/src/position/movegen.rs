@@ -5,7 +5,7 @@
 use super::{Position, color_of, kind_of, piece_code};
 use crate::betza::Hop;
 use crate::moves::{Move, MoveList, Special};
-use crate::square::{Square, file_of, rank_of, square};
+use crate::square::{Square, SquareSet, file_of, rank_of, square};
 
 impl Position {
     /// The square of `color`'s king that castles: the castling piece on its
@@ -39,11 +39,28 @@ impl Position {
         })
     }
 
+    /// Whether the piece of `kind` may promote shogi-style on a move from
+    /// `from` to `to`: into, inside or out of its side's zone.
+    fn may_promote_piece(&self, kind: usize, from: Square, to: Square) -> bool {
+        let zone = self.variant.promotion_region[usize::from(self.turn)];
+        self.variant.kinds[kind].promotes_to.is_some() && (zone.contains(from) || zone.contains(to))
+    }
+
     /// Adds the move of the piece of `kind` from `from` to `to`, as each
     /// promotion where it promotes.
     fn push_move(&self, moves: &mut MoveList, kind: usize, from: Square, to: Square, special: Special) {
         let variant = &self.variant;
         let us = usize::from(self.turn);
+        if self.may_promote_piece(kind, from, to) {
+            let promoted = variant.kinds[kind].promotes_to.unwrap_or(kind);
+            moves.push(Move { from, to, promotion: promoted as u8 + 1, special });
+            if !variant.mandatory_piece_promotion
+                && (!variant.immobility_illegal || self.could_move_from(kind, to, self.turn))
+            {
+                moves.push(Move { from, to, promotion: 0, special });
+            }
+            return;
+        }
         let promotes = variant.promotion_pawns[us] >> kind & 1 != 0 && variant.promotion_region[us].contains(to);
         if !promotes {
             if !variant.immobility_illegal || self.could_move_from(kind, to, self.turn) {
@@ -55,7 +72,7 @@ impl Position {
             if variant.promotion_choices[us] >> choice & 1 == 0 {
                 continue;
             }
-            let available = if variant.has_hands() {
+            let available = if variant.holdings_pool {
                 self.in_hand(self.turn, choice) > 0
             } else {
                 self.count(self.turn, choice) < variant.promotion_limit[choice]
@@ -120,7 +137,8 @@ impl Position {
                         // Only the capture search asks whether a quiet move may promote.
                         let wanted = !captures_only
                             || (variant.promotion_pawns[usize::from(us)] >> kind & 1 != 0
-                                && variant.promotion_region[usize::from(us)].contains(to));
+                                && variant.promotion_region[usize::from(us)].contains(to))
+                            || self.may_promote_piece(kind, from, to);
                         if ray.moves() && wanted {
                             let special = match ray.lame_path() {
                                 [(pf, pr)]
@@ -157,6 +175,54 @@ impl Position {
         }
         if variant.castling && !captures_only {
             self.castling_moves(moves);
+        }
+        if variant.piece_drops && !captures_only {
+            self.drops(moves);
+        }
+    }
+
+    /// The drops of the side to move: each kind in hand onto each empty square
+    /// of its drop region that the variant allows for it.
+    fn drops(&self, moves: &mut MoveList) {
+        let us = self.turn;
+        let variant = self.variant.clone();
+        let board = SquareSet::board(variant.files, variant.ranks);
+        let empty = variant.drop_region[usize::from(us)]
+            .intersection(board)
+            .difference(self.occupied_by(0))
+            .difference(self.occupied_by(1));
+        for kind in 0..variant.kinds.len() {
+            if self.in_hand(us, kind) == 0 {
+                continue;
+            }
+            let mut targets = empty;
+            if variant.kinds[kind].name == "pawn" {
+                if !variant.promotion_zone_pawn_drops {
+                    targets = targets.difference(variant.promotion_region[usize::from(us)]);
+                }
+                if !variant.first_rank_pawn_drops {
+                    let first = if us == 0 { 0 } else { variant.ranks - 1 };
+                    targets = targets.difference(SquareSet::rank(first, variant.files));
+                }
+            }
+            if let Some((no_doubled, most)) = variant.drop_no_doubled
+                && no_doubled == kind
+            {
+                for file in 0..variant.files {
+                    let own = SquareSet::file(file, variant.ranks)
+                        .iter()
+                        .filter(|&at| self.piece_at(at) == piece_code(kind, us))
+                        .count();
+                    if own as u32 >= most {
+                        targets = targets.difference(SquareSet::file(file, variant.ranks));
+                    }
+                }
+            }
+            for to in targets.iter() {
+                if !variant.immobility_illegal || self.could_move_from(kind, to, us) {
+                    moves.push(Move::drop(kind, to));
+                }
+            }
         }
     }
 
@@ -238,6 +304,9 @@ impl Position {
             // Only a move that could open a way to a royal piece is played out.
             let (exposing, screening) = self.exposure(us);
             pseudo.retain(|&m| {
+                if m.dropped().is_some() {
+                    return true;
+                }
                 if let Some(safe) = step_verdict(&m) {
                     return safe;
                 }
@@ -251,7 +320,23 @@ impl Position {
         if self.variant.must_capture && pseudo.iter().any(|&m| self.is_capture(m)) {
             pseudo.retain(|&m| self.is_capture(m));
         }
+        if let Some(pawn) = self.variant.drop_mate_illegal {
+            pseudo.retain(|&m| m.dropped() != Some(pawn) || !self.drop_mates(m));
+        }
         *moves = pseudo;
+    }
+
+    /// Whether the drop `m` gives mate: the other side, in check, has no legal move.
+    fn drop_mates(&mut self, m: Move) -> bool {
+        let undo = self.play(m);
+        let mut mated = false;
+        if self.in_check() {
+            let mut replies = MoveList::new();
+            self.legal_moves(&mut replies);
+            mated = replies.is_empty();
+        }
+        self.undo(m, undo);
+        mated
     }
 
     /// Whether `m` takes a piece.
@@ -286,6 +371,9 @@ impl Position {
     /// The piece `kind` of the side to move would be after `m`'s promotion.
     #[must_use]
     pub fn piece_after(&self, m: Move) -> u8 {
+        if let Some(kind) = m.dropped() {
+            return piece_code(kind, self.turn);
+        }
         m.promotion_kind().map_or(self.piece_at(m.from), |kind| piece_code(kind, self.turn))
     }
 }

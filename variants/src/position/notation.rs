@@ -1,5 +1,7 @@
 //! Moves as CECP writes them on any board: `e2e4`, `a7a8q` (the promotion's
 //! letter), `e6e7p` (a pawn in its zone that stays one, as xboard writes it),
+//! `P@e5` (a drop), `c7c8+` (a shogi-style promotion; `c7c8=` or no suffix
+//! declines it, as xboard sends and reads it),
 //! `d12d11`, `e0e1` on ten ranks; castling as the king's move, or `O-O`/`O-O-O`
 //! where xboard writes it so (Chess960-style variants).
 
@@ -18,10 +20,18 @@ impl Position {
             return if file_of(rook) > file_of(m.from) { "O-O" } else { "O-O-O" }.to_string();
         }
         let mut text = String::with_capacity(6);
+        if let Some(kind) = m.dropped() {
+            text.push(variant.kinds[kind].letter.to_ascii_uppercase());
+            text.push('@');
+            write_square(&mut text, m.to, variant.ranks);
+            return text;
+        }
         write_square(&mut text, m.from, variant.ranks);
         write_square(&mut text, m.to, variant.ranks);
         if let Some(kind) = m.promotion_kind() {
-            text.push(variant.kinds[kind].letter);
+            // A shogi-style promotion is `+`; a pawn's names the piece it becomes.
+            let letter = if variant.kinds[kind].promoted_from.is_some() { '+' } else { variant.kinds[kind].letter };
+            text.push(letter);
         } else if self.defers_promotion(m) {
             // xboard takes a pawn's move into its zone with no letter for a
             // promotion to its default piece; the pawn's own letter keeps it.
@@ -51,7 +61,13 @@ impl Position {
         let mut legal = MoveList::new();
         self.legal_moves(&mut legal);
         let wanted = self.read_move(text)?;
-        let found = legal.iter().copied().find(|&m| wanted(self, m));
+        let mut found = legal.iter().copied().find(|&m| wanted(self, m));
+        // A piece that must promote (a shogi pawn to the last rank) may be
+        // named without the `+`, as xboard takes it from a user.
+        if found.is_none() && text.bytes().last().is_some_and(|b| b.is_ascii_digit()) && !text.contains('@') {
+            let promoting = self.read_move(&format!("{text}+"))?;
+            found = legal.iter().copied().find(|&m| promoting(self, m));
+        }
         match found {
             Some(m) => Ok(m),
             None if legal.is_empty() => Err("game is over"),
@@ -75,11 +91,22 @@ impl Position {
         }
         let variant = &self.variant;
         let bytes = text.as_bytes();
+        if let [letter, b'@', square @ ..] = bytes {
+            let kind = variant.kind_of_letter(char::from(*letter)).filter(|_| letter.is_ascii_alphabetic());
+            let (to, used) = read_square(square, variant.files, variant.ranks).ok_or("not a move")?;
+            if kind.is_none() || used != square.len() {
+                return Err("not a move");
+            }
+            return Ok(Box::new(move |_, m: Move| m.dropped() == kind && m.to == to));
+        }
         let (from, used) = read_square(bytes, variant.files, variant.ranks).ok_or("not a move")?;
         let (to, used_to) = read_square(&bytes[used..], variant.files, variant.ranks).ok_or("not a move")?;
         let suffix = &text[used + used_to..];
+        // `+`: the moving piece's promoted form (shogi); `=` alone: it stays
+        // what it is (xboard's deferral in shogi).
+        let promotes_shogi_style = suffix == "+";
         let promotion = match suffix.strip_prefix('=').unwrap_or(suffix).as_bytes() {
-            [] => None,
+            [] | [b'+'] => None,
             [letter] => Some(variant.kind_of_letter(char::from(*letter)).ok_or("not a move")?),
             _ => return Err("not a move"),
         };
@@ -89,7 +116,12 @@ impl Position {
             let stays = m.promotion_kind().is_none()
                 && promotion == Some(kind_of(position.piece_at(m.from)))
                 && position.defers_promotion(m);
-            m.from == from && (m.to == to || castle_by_rook) && (m.promotion_kind() == promotion || stays)
+            let promotion_matches = if promotes_shogi_style {
+                m.promotion_kind().is_some_and(|kind| position.variant.kinds[kind].promoted_from.is_some())
+            } else {
+                m.promotion_kind() == promotion || stays
+            };
+            m.dropped().is_none() && m.from == from && (m.to == to || castle_by_rook) && promotion_matches
         }))
     }
 

@@ -17,6 +17,18 @@ fn plainly_legal(position: &mut Position) -> Vec<Move> {
     if position.variant().must_capture && pseudo.iter().any(|&m| position.is_capture(m)) {
         pseudo.retain(|&m| position.is_capture(m));
     }
+    // Shogi: a pawn dropped may not give mate.
+    if let Some(pawn) = position.variant().drop_mate_illegal {
+        pseudo.retain(|&m| {
+            if m.dropped() != Some(pawn) {
+                return true;
+            }
+            let undo = position.play(m);
+            let mated = position.in_check() && plainly_legal(position).is_empty();
+            position.undo(m, undo);
+            !mated
+        });
+    }
     pseudo
 }
 

@@ -123,3 +123,36 @@ fn fourth_ply() {
         assert_eq!(position.perft(4), expected, "{name}");
     }
 }
+
+/// The count `depth` plies deep alone, where the reference gives no shallower one.
+fn perft_at(variant: &str, fen: &str, depth: u32, expected: u64) {
+    let rules = Catalog::builtin().get(variant).unwrap_or_else(|| panic!("no variant {variant}")).clone();
+    let mut position = Position::from_fen(rules, fen).unwrap_or_else(|error| panic!("{variant}: {fen}: {error}"));
+    assert_eq!(position.perft(depth), expected, "{variant} perft {depth} of {fen}");
+}
+
+/// Fairy-Stockfish's published start counts, and Sjaak II's three test
+/// positions (drops from full hands, promoted pieces on the board, a king in
+/// check with pawns in hand), which Fairy-Stockfish 11.1 reproduces.
+#[test]
+fn shogi() {
+    perft("shogi", None, &[30, 900, 25470, 719_731]);
+    perft_at("shogi", "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL [-] w 0 1", 4, 2_000_286);
+    perft_at(
+        "shogi",
+        "8l/1l+R2P3/p2pBG1pp/kps1p4/Nn1P2G2/P1P1P2PP/1PS6/1KSG3+r1/LN2+p3L [Sbgnppp] b 0 62",
+        3,
+        2_552_846,
+    );
+    perft_at("shogi", "l6+Rl/3s1s3/p4p1pp/1G1G2p2/1p3kBN1/4P1P2/PP+p2R1PP/4KS3/1+b6L[PPPNNSppnlgg] b 1 47", 1, 5);
+}
+
+#[test]
+fn minishogi() {
+    perft_at("minishogi", "rbsgk/4p/5/P4/KGSBR[-] w 0 1", 5, 533_203);
+}
+
+#[test]
+fn torishogi() {
+    perft_at("torishogi", "rpckcpl/3f3/sssssss/2s1S2/SSSSSSS/3F3/LPCKCPR[-] w 0 1", 4, 103_857);
+}

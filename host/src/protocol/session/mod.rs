@@ -239,6 +239,7 @@ impl Session {
             Command::AnalysisStatus => core.analysis_status(),
             Command::Name(name) => core.set_opponent(name),
             Command::Rating { own, opponent } => core.set_ratings(own, opponent),
+            Command::Ratings { white, black } => core.set_player_ratings(white, black),
             Command::Ics(host) => core.ics.set_server(host),
             Command::Computer => core.ics.set_computer(),
             Command::Partner(name) => {

@@ -69,7 +69,7 @@ pub(crate) trait Rules: Clone + Send + Sync + Sized {
     /// The score of a repetition inside the search: `mover_checked` when every
     /// move of the side that just moved gave check since, `other_checked` the same
     /// for the side to move.
-    fn repetition_score(mover_checked: bool, other_checked: bool, ply: usize) -> i32;
+    fn repetition_score(&self, mover_checked: bool, other_checked: bool, ply: usize) -> i32;
     /// Brings `board`, the evaluation's view of the position before `m`, to the
     /// position after it; `self` is the position before.
     fn update_board(&self, board: &mut BoardPosition, m: Self::Move);

@@ -251,7 +251,7 @@ impl<'a, R: Rules, E: BoardEvaluation> Searcher<'a, R, E> {
             // Moves into current, current - 2, … are the last mover's; the others the side to move's.
             let mover_checked = (index + 2..=current).step_by(2).all(|i| self.checks[i]);
             let other_checked = (index + 1..current).step_by(2).all(|i| self.checks[i]);
-            return Some(R::repetition_score(mover_checked, other_checked, ply));
+            return Some(self.position.repetition_score(mover_checked, other_checked, ply));
         }
         None
     }

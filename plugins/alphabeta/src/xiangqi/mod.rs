@@ -180,7 +180,7 @@ impl Rules for Position {
         -(MATE - ply as i32)
     }
 
-    fn repetition_score(mover_checked: bool, other_checked: bool, ply: usize) -> i32 {
+    fn repetition_score(&self, mover_checked: bool, other_checked: bool, ply: usize) -> i32 {
         let lost = TABLEBASE_WIN - ply as i32;
         match (mover_checked, other_checked) {
             (true, false) => lost,

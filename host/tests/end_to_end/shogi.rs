@@ -121,3 +121,18 @@ fn edit_places_promoted_pieces_as_the_documents_write_them() {
     assert_eq!(said(&mut engine, 2), ["Illegal move (not legal in this position): d5c4"]);
     engine.send("quit");
 }
+
+#[test]
+fn a_fourfold_repetition_of_checks_is_lost_by_the_side_giving_them() {
+    let mut engine = shogi_engine();
+    // The rook checks along the e and d files, the king steps between e9 and d9.
+    engine.send("setboard 4k4/9/9/9/4R4/9/9/9/K8[-] b 0 1");
+    let cycle = ["e9d9", "e5d5", "d9e9", "d5e5"];
+    for (n, m) in cycle.iter().cycle().take(12).enumerate() {
+        engine.send(&format!("usermove {m}"));
+        let lines = said(&mut engine, n as u32 + 1);
+        let expected: &[&str] = if n == 11 { &["0-1 {perpetual check}"] } else { &[] };
+        assert_eq!(lines, expected, "after ply {}", n + 1);
+    }
+    engine.send("quit");
+}

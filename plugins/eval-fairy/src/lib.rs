@@ -129,6 +129,11 @@ const TRADE_LEAD_CAP: i32 = 600;
 /// traded off before).
 const PAWNLESS_LEAD_FLOOR: i32 = 16;
 
+/// Centipawns a piece in hand, which may go anywhere, is worth beyond its value
+/// on the board where pieces are dropped; twice this for a short-range one (as
+/// Fairy-Stockfish weighs it).
+const HAND_BONUS: i32 = 15;
+
 /// Centipawns for each square a piece reaches beyond its kind's typical count.
 const MOBILITY: i32 = 4;
 
@@ -553,7 +558,9 @@ impl BoardEvaluate for FairyEval {
             // men in play: counted, a side stripped to its king would look ahead.
             if !self.promotion_pool {
                 for (kind, &count) in position.hands[usize::from(color)].iter().enumerate().take(self.kinds) {
-                    material[usize::from(color)] += i32::from(count) * self.values[kind];
+                    let short = self.short_range >> kind & 1 != 0;
+                    let bonus = if self.drops { HAND_BONUS * (1 + i32::from(short)) } else { 0 };
+                    material[usize::from(color)] += i32::from(count) * (self.values[kind] + bonus);
                 }
             }
         }

@@ -228,7 +228,7 @@ impl Variant {
                 })
             })
             .collect::<Result<_, String>>()?;
-        add_promoted_kinds(name, rules, &mut kinds)?;
+        let moves_as = add_promoted_kinds(name, rules, &mut kinds)?;
         let all: KindSet = (1 << kinds.len()) - 1;
         let set = |types: &Types| -> KindSet {
             if types.all {
@@ -260,9 +260,12 @@ impl Variant {
         }
         let given_values = kinds
             .iter()
-            .map(|kind| {
+            .enumerate()
+            .map(|(index, kind)| {
+                // A promoted form is worth what it moves as.
+                let type_name = moves_as.iter().find(|(promoted, _)| *promoted == index).map_or(&kind.name, |(_, t)| t);
                 let given = |phase: usize| {
-                    rules.piece_values[phase].iter().find(|(name, _)| *name == kind.name).map(|&(_, value)| value)
+                    rules.piece_values[phase].iter().find(|(name, _)| name == type_name).map(|&(_, value)| value)
                 };
                 let internal = match (given(0), given(1)) {
                     (Some(opening), Some(ending)) => Some((opening + ending) / 2),
@@ -377,7 +380,9 @@ impl Variant {
 /// A kind for each `promotedPieceType` pair, after the definition's own: the
 /// promoted form of the first type, moving as the second, written `+` and the
 /// first type's letter (shogi's `+P` moves as a gold general).
-fn add_promoted_kinds(name: &str, rules: &Rules, kinds: &mut Vec<Kind>) -> Result<(), String> {
+/// Returns each promoted kind with the type it moves as.
+fn add_promoted_kinds(name: &str, rules: &Rules, kinds: &mut Vec<Kind>) -> Result<Vec<(usize, String)>, String> {
+    let mut moves_as = Vec::new();
     for (base_name, target_name) in &rules.promoted_piece_type {
         let find = |type_name: &str| kinds.iter().position(|kind| kind.name == type_name);
         let (Some(base), Some(target)) = (find(base_name), find(target_name)) else {
@@ -399,7 +404,8 @@ fn add_promoted_kinds(name: &str, rules: &Rules, kinds: &mut Vec<Kind>) -> Resul
             promotes_to: None,
         };
         kinds[base].promotes_to = Some(kinds.len());
+        moves_as.push((kinds.len(), target_name.clone()));
         kinds.push(promoted);
     }
-    Ok(())
+    Ok(moves_as)
 }

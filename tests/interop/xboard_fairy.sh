@@ -3,6 +3,8 @@
 # one short game of each variant Plugboard plays as data, against a Debian engine
 # that plays it (Fairy-Max, ShaMax, Sjaak II, Fairy-Stockfish; see
 # shared/notes/variants.md), or against itself where none does (twokings), plus
+# the shogi family (shogi against Sjaak II; minishogi and tori shogi, which xboard
+# learns from `setup` and `piece` lines, promoted forms as `piece +S& …`), and
 # the two example definitions of examples/variants, which xboard has never heard
 # of and learns from Plugboard's `setup` and `piece` lines. Two games at a time.
 #
@@ -53,6 +55,7 @@ losers fairy-stockfish -testClaims false
 twokings self
 shogi sjaakii
 minishogi self
+torishogi self
 amazonchess self
 bigchess self
 normal gui:10x8

@@ -85,15 +85,6 @@ impl SquareSet {
         (0..ranks).fold(SquareSet::EMPTY, |set, rank| set.union(SquareSet::rank(rank, files)))
     }
 
-    /// The squares in both sets.
-    #[must_use]
-    pub fn intersection(mut self, other: SquareSet) -> SquareSet {
-        for (word, other) in self.0.iter_mut().zip(other.0) {
-            *word &= other;
-        }
-        self
-    }
-
     /// The squares of this set not in `other`.
     #[must_use]
     pub fn difference(mut self, other: SquareSet) -> SquareSet {

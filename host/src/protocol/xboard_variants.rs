@@ -177,11 +177,9 @@ pub fn knows(name: &str) -> bool {
 pub fn setup(variant: &Variant) -> String {
     // A table inherited from a parent with other pieces would hide this variant's.
     let covers = |table: &String| {
-        variant
-            .kinds
-            .iter()
-            .filter(|kind| in_play(variant, kind))
-            .all(|kind| table.contains(kind.letter.to_ascii_uppercase()))
+        (0..variant.kinds.len())
+            .filter(|&kind| in_play(variant, kind))
+            .all(|kind| table.contains(variant.kinds[kind].letter.to_ascii_uppercase()))
     };
     let table = variant.piece_to_char_table.clone().filter(covers).unwrap_or_else(|| piece_to_char(variant));
     let parent = variant.template.as_deref().unwrap_or("fairy");
@@ -228,14 +226,15 @@ fn own_moves(kind: &plugboard_variants::Kind) -> bool {
     }
 }
 
-/// Whether `kind` is a piece of the game as xboard sees it: in the start
+/// Whether kind `index` is a piece of the game as xboard sees it: in the start
 /// position or able to come into play, other than as the promoted form of
 /// another (written `+` and its letter, moving as xboard's parent variant has it).
-fn in_play(variant: &Variant, kind: &plugboard_variants::Kind) -> bool {
+fn in_play(variant: &Variant, index: usize) -> bool {
+    let kind = &variant.kinds[index];
     if kind.promoted_from.is_some() {
         return false;
     }
-    let promotion_target = variant.kinds.iter().any(|other| other.promoted_from.is_some() && other.betza == kind.betza);
+    let promotion_target = variant.kinds.iter().any(|other| other.moves_as == Some(index));
     let start = variant.start_fen.split_whitespace().next().unwrap_or_default();
     !promotion_target || start.contains(kind.letter) || start.contains(kind.letter.to_ascii_uppercase())
 }
@@ -250,12 +249,13 @@ pub fn pieces(variant: &Variant) -> Vec<String> {
     variant
         .kinds
         .iter()
-        .filter(|kind| match kind.promoted_from {
+        .enumerate()
+        .filter(|&(index, kind)| match kind.promoted_from {
             // xboard knows the promoted pieces of the variants it knows.
             Some(_) => !known,
-            None => in_play(variant, kind) && (!known || own_moves(kind)),
+            None => in_play(variant, index) && (!known || own_moves(kind)),
         })
-        .map(|kind| {
+        .map(|(_, kind)| {
             let promoted = if kind.promoted_from.is_some() { "+" } else { "" };
             format!("{promoted}{}& {}", kind.letter.to_ascii_uppercase(), betza::xboard_order(&kind.betza))
         })

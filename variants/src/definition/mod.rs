@@ -39,6 +39,8 @@ pub struct Kind {
     pub promoted_from: Option<usize>,
     /// The kind it becomes by promoting shogi-style (`promotedPieceType`).
     pub promotes_to: Option<usize>,
+    /// For a promoted form, the kind whose moves (and value) it takes.
+    pub moves_as: Option<usize>,
 }
 
 /// One way of taking, as pieces of one colour take (the second player's turned
@@ -225,10 +227,11 @@ impl Variant {
                     royal: piece.name == "king",
                     promoted_from: None,
                     promotes_to: None,
+                    moves_as: None,
                 })
             })
             .collect::<Result<_, String>>()?;
-        let moves_as = add_promoted_kinds(name, rules, &mut kinds)?;
+        add_promoted_kinds(name, rules, &mut kinds)?;
         let all: KindSet = (1 << kinds.len()) - 1;
         let set = |types: &Types| -> KindSet {
             if types.all {
@@ -260,10 +263,9 @@ impl Variant {
         }
         let given_values = kinds
             .iter()
-            .enumerate()
-            .map(|(index, kind)| {
+            .map(|kind| {
                 // A promoted form is worth what it moves as.
-                let type_name = moves_as.iter().find(|(promoted, _)| *promoted == index).map_or(&kind.name, |(_, t)| t);
+                let type_name = kind.moves_as.map_or(&kind.name, |target| &kinds[target].name);
                 let given = |phase: usize| {
                     rules.piece_values[phase].iter().find(|(name, _)| name == type_name).map(|&(_, value)| value)
                 };
@@ -380,9 +382,7 @@ impl Variant {
 /// A kind for each `promotedPieceType` pair, after the definition's own: the
 /// promoted form of the first type, moving as the second, written `+` and the
 /// first type's letter (shogi's `+P` moves as a gold general).
-/// Returns each promoted kind with the type it moves as.
-fn add_promoted_kinds(name: &str, rules: &Rules, kinds: &mut Vec<Kind>) -> Result<Vec<(usize, String)>, String> {
-    let mut moves_as = Vec::new();
+fn add_promoted_kinds(name: &str, rules: &Rules, kinds: &mut Vec<Kind>) -> Result<(), String> {
     for (base_name, target_name) in &rules.promoted_piece_type {
         let find = |type_name: &str| kinds.iter().position(|kind| kind.name == type_name);
         let (Some(base), Some(target)) = (find(base_name), find(target_name)) else {
@@ -402,10 +402,10 @@ fn add_promoted_kinds(name: &str, rules: &Rules, kinds: &mut Vec<Kind>) -> Resul
             royal: false,
             promoted_from: Some(base),
             promotes_to: None,
+            moves_as: Some(target),
         };
         kinds[base].promotes_to = Some(kinds.len());
-        moves_as.push((kinds.len(), target_name.clone()));
         kinds.push(promoted);
     }
-    Ok(moves_as)
+    Ok(())
 }

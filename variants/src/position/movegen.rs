@@ -186,11 +186,9 @@ impl Position {
     fn drops(&self, moves: &mut MoveList) {
         let us = self.turn;
         let variant = self.variant.clone();
-        let board = SquareSet::board(variant.files, variant.ranks);
-        let empty = variant.drop_region[usize::from(us)]
-            .intersection(board)
-            .difference(self.occupied_by(0))
-            .difference(self.occupied_by(1));
+        // The drop region holds only squares of the board.
+        let empty =
+            variant.drop_region[usize::from(us)].difference(self.occupied_by(0)).difference(self.occupied_by(1));
         for kind in 0..variant.kinds.len() {
             if self.in_hand(us, kind) == 0 {
                 continue;
@@ -208,14 +206,12 @@ impl Position {
             if let Some((no_doubled, most)) = variant.drop_no_doubled
                 && no_doubled == kind
             {
-                for file in 0..variant.files {
-                    let own = SquareSet::file(file, variant.ranks)
-                        .iter()
-                        .filter(|&at| self.piece_at(at) == piece_code(kind, us))
-                        .count();
-                    if own as u32 >= most {
-                        targets = targets.difference(SquareSet::file(file, variant.ranks));
-                    }
+                let mut on_file = [0u32; 16];
+                for at in self.occupied_by(us).iter().filter(|&at| self.piece_at(at) == piece_code(kind, us)) {
+                    on_file[usize::from(file_of(at))] += 1;
+                }
+                for file in (0..variant.files).filter(|&file| on_file[usize::from(file)] >= most) {
+                    targets = targets.difference(SquareSet::file(file, variant.ranks));
                 }
             }
             for to in targets.iter() {

@@ -97,7 +97,7 @@ pub fn run(plugins: &PluginHost, args: &BenchArgs) -> ExitCode {
 }
 
 pub fn bench(plugins: &PluginHost, args: &BenchArgs) -> Result<BenchResult, String> {
-    let (module, _) = plugins.search_module("normal");
+    let (module, _) = plugins.search_module("normal", 1);
     let eval = match plugins.evaluator_for("normal") {
         (EvalSource::Chess(eval), _) => eval,
         (EvalSource::Board(_) | EvalSource::Defined(_), plugin) => {

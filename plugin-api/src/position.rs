@@ -182,7 +182,9 @@ pub struct Move {
     pub to: Square,
     /// [`PieceKind`] index of the promotion piece, or [`Move::NO_PROMOTION`].
     pub promotion: u8,
-    /// Zero for now; room for drops in later minor versions.
+    /// Zero in chess. On a [`BoardPosition`](crate::BoardPosition): bit 0
+    /// marks a drop ([`Move::board_drop`]), bits 1–7 the first leg of a move
+    /// of two legs ([`Move::board_leg`]).
     pub reserved: u8,
 }
 
@@ -221,5 +223,40 @@ impl Move {
     /// On a [`BoardPosition`](crate::BoardPosition): the kind dropped, if this is a drop.
     pub fn board_dropped(&self) -> Option<crate::BoardKind> {
         (self.reserved & Move::BOARD_DROP != 0).then_some(crate::BoardKind(self.from))
+    }
+
+    /// The farthest, in files or ranks, that the first leg of a move of two
+    /// legs may end from where it starts ([`Move::board_leg`]).
+    pub const MAX_LEG_REACH: i8 = 5;
+
+    /// On a [`BoardPosition`](crate::BoardPosition): a move of two legs, the
+    /// first from `from` to `via` (taking what stands there), the second on to
+    /// `to` (`from` itself for a piece that comes back home). `reserved`'s
+    /// bits 1–7 hold `via` as files and ranks from `from`, each at most
+    /// [`Move::MAX_LEG_REACH`]; `None` when it lies farther.
+    pub fn board_leg(from: u8, via: u8, to: u8, promotion: u8) -> Option<Move> {
+        let files = i16::from(via & 15) - i16::from(from & 15);
+        let ranks = i16::from(via >> 4) - i16::from(from >> 4);
+        let reach = i16::from(Move::MAX_LEG_REACH);
+        if files.abs() > reach || ranks.abs() > reach || (files, ranks) == (0, 0) {
+            return None;
+        }
+        let code = 1 + (files + reach) + (2 * reach + 1) * (ranks + reach);
+        Some(Move { from, to, promotion, reserved: (code as u8) << 1 })
+    }
+
+    /// On a [`BoardPosition`](crate::BoardPosition): where the first leg of a
+    /// move of two legs ends, if it is one.
+    pub fn board_via(&self) -> Option<u8> {
+        let code = i16::from(self.reserved >> 1);
+        if code == 0 || self.reserved & Move::BOARD_DROP != 0 {
+            return None;
+        }
+        let reach = i16::from(Move::MAX_LEG_REACH);
+        let width = 2 * reach + 1;
+        let (files, ranks) = ((code - 1) % width - reach, (code - 1) / width - reach);
+        let file = i16::from(self.from & 15) + files;
+        let rank = i16::from(self.from >> 4) + ranks;
+        ((0..16).contains(&file) && (0..16).contains(&rank)).then_some((rank * 16 + file) as u8)
     }
 }

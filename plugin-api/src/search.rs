@@ -100,6 +100,9 @@ pub struct SearchModuleExt {
         eval: DefinedEvaluatorSource,
         reporter: Reporter<'_>,
     ) -> RResult<SearchOutcome, RString>,
+    /// The most legs the plugin's moves of variants defined as data may have
+    /// ([`Move::board_leg`]): 2 for a plugin that plays the lion's moves.
+    pub move_legs: extern "C" fn() -> u32,
 }
 
 /// The type of [`SearchModuleExt::search_defined`].
@@ -158,6 +161,13 @@ impl SearchModuleRef {
     /// built before variants defined as data crossed the boundary.
     pub fn search_defined(self) -> Option<DefinedSearchFn> {
         self.extended().search_defined()
+    }
+
+    /// What the plugin's [`SearchModuleExt::move_legs`] says: 1 for a plugin
+    /// built before moves of several legs crossed the boundary, which the host
+    /// then gives no variant that has them.
+    pub fn move_legs(self) -> u32 {
+        self.extended().move_legs().map_or(1, |move_legs| move_legs())
     }
 }
 
@@ -468,6 +478,13 @@ pub trait SearchPlugin: 'static {
         Err("no search of variants defined as data".to_string())
     }
 
+    /// The most legs its moves of variants defined as data may have: 2 where
+    /// its search plays moves of two legs (and reads them in `moves` and
+    /// `root_moves`), as a search built on the `plugboard-variants` crate does.
+    fn move_legs() -> u32 {
+        1
+    }
+
     /// The root module for this plugin, for the export macro and for hosts that
     /// link the plugin in statically.
     fn module() -> SearchModuleRef
@@ -482,6 +499,7 @@ pub trait SearchPlugin: 'static {
             use_tablebases: use_tablebases_shim::<Self>,
             search_board: search_board_shim::<Self>,
             search_defined: search_defined_shim::<Self>,
+            move_legs: move_legs_shim::<Self>,
         }
         .leak_into_module()
     }
@@ -523,6 +541,10 @@ extern "C" fn search_board_shim<P: SearchPlugin>(
         Ok(result) => result.map_err(RString::from).into(),
         Err(panic) => RResult::RErr(panic_message(&panic)),
     }
+}
+
+extern "C" fn move_legs_shim<P: SearchPlugin>() -> u32 {
+    catch_unwind(P::move_legs).unwrap_or(1)
 }
 
 extern "C" fn search_defined_shim<P: SearchPlugin>(

@@ -34,6 +34,7 @@ impl Position {
         board.set_defined_rights([self.castling_rooks(0), self.castling_rooks(1)], self.en_passant_square());
         let count = self.count_state();
         board.set_defined_count(count.limit, count.plies);
+        board.set_defined_lion_shield(self.lion_shield());
         board
     }
 
@@ -77,6 +78,7 @@ impl Position {
         )?;
         let (limit, plies) = board.defined_count();
         position.set_count(Count { limit, plies });
+        position.set_lion_shield(board.defined_lion_shield() && variant.lion_kinds != 0);
         Ok(position)
     }
 }
@@ -90,6 +92,10 @@ impl Move {
             return api::Move::board_drop(api::BoardKind(kind as u8 + 1), self.to);
         }
         let promotion = self.promotion_kind().map_or(api::Move::NO_PROMOTION, |kind| kind as u8 + 1);
+        // A first leg is a single step (betza reads no other), well within reach.
+        if let Some(leg) = self.via().and_then(|via| api::Move::board_leg(self.from, via, self.to, promotion)) {
+            return leg;
+        }
         api::Move { from: self.from, to: self.to, promotion, reserved: 0 }
     }
 }

@@ -1,8 +1,10 @@
 //! Betza's notation for how pieces move, read as Fairy-Stockfish reads it (see
 //! the comments of its `variants.ini`), plus two things of XBetza that xboard
 //! and Fairy-Max use: `o` (the board wraps from the a-file to the last) for
-//! cylinder chess, and legs of single steps joined by `a` (`aflafrK`), which
-//! make leaps that may take any of several paths, as the falcon's.
+//! cylinder chess, and legs of single steps joined by `a`: through empty
+//! squares (`aflafrK`) they make leaps that may take any of several paths, as
+//! the falcon's; a first leg that takes (`caK`, `cabK`) makes a move of two
+//! legs ([`LegMove`]), as the lion's.
 //!
 //! A piece's moves become [`Ray`]s, one per direction: `N` is eight leaps,
 //! `fR` one slide. Directions are the first player's; the second player's are
@@ -119,6 +121,30 @@ fn add_way(ray: &mut Ray, way: &[(i8, i8)]) -> Result<(), String> {
     ray.lame_ways = ways.len() as u8;
     ray.lame_len = len as u8;
     Ok(())
+}
+
+/// A move of two single steps whose first may take what it lands on and
+/// goes on (XBetza's `caK`): the lion's hit-and-run, double capture and
+/// *igui* (taking beside it and coming back), and locust captures; or out to
+/// an empty square and back, the lion's pass (`mabK`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct LegMove {
+    /// Where the first leg ends, (df, dr) from the start.
+    pub via: (i8, i8),
+    /// What the first leg may find there: [`CAPTURES`], with [`MOVES`] where
+    /// it may also pass an empty square.
+    pub via_modes: u8,
+    /// Where the second leg ends, (df, dr) from the start; (0, 0) is back home.
+    pub to: (i8, i8),
+    /// [`MOVES`] and/or [`CAPTURES`] of the second leg.
+    pub modes: u8,
+}
+
+/// Everything a piece's notation makes: its one-leg [`Ray`]s and its [`LegMove`]s.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PieceMoves {
+    pub rays: Vec<Ray>,
+    pub legs: Vec<LegMove>,
 }
 
 /// The most ways a leap of legs may take to one square: the falcon has three.
@@ -253,9 +279,10 @@ fn turns(word: &str) -> Option<&'static [i8]> {
     })
 }
 
-/// The rays of a move of single-step legs joined by `a`, each leg but the
-/// last to an empty square: one leap per square reached, with every way to it.
-fn leg_rays(atom: char, legs: &[(Vec<String>, u8)], wraps: bool, rays: &mut Vec<Ray>) -> Result<(), String> {
+/// The moves of single-step legs joined by `a`: where every leg but the last
+/// goes to an empty square, one leap per square reached, with every way to it;
+/// where the first of two takes, a [`LegMove`] per way.
+fn leg_rays(atom: char, legs: &[(Vec<String>, u8)], wraps: bool, out: &mut PieceMoves) -> Result<(), String> {
     let steps: &[usize] = match atom {
         'K' => &[0, 1, 2, 3, 4, 5, 6, 7],
         'W' => &[0, 2, 4, 6],
@@ -265,8 +292,15 @@ fn leg_rays(atom: char, legs: &[(Vec<String>, u8)], wraps: bool, rays: &mut Vec<
     if legs.len() > 3 {
         return Err("more than three legs".to_string());
     }
-    if legs[..legs.len() - 1].iter().any(|(_, modes)| *modes & !MOVES != 0) {
-        return Err("a leg that takes on its way ('c' before 'a') is not supported".to_string());
+    let takes_on_its_way = legs[0].1 & CAPTURES != 0;
+    if legs[..legs.len() - 1].iter().any(|(_, modes)| *modes & !(MOVES | CAPTURES) != 0)
+        || legs[1..legs.len() - 1].iter().any(|(_, modes)| *modes & CAPTURES != 0)
+        || (takes_on_its_way && legs.len() > 2)
+    {
+        return Err("only the first of two legs may take on its way ('c' before 'a')".to_string());
+    }
+    if takes_on_its_way && wraps {
+        return Err("a move of legs that takes on its way does not wrap ('o')".to_string());
     }
     let first: Vec<usize> = steps
         .iter()
@@ -307,6 +341,17 @@ fn leg_rays(atom: char, legs: &[(Vec<String>, u8)], wraps: bool, rays: &mut Vec<
         0 => MOVES | CAPTURES,
         modes => modes,
     };
+    if takes_on_its_way {
+        for way in ways {
+            let via = COMPASS[way[0]];
+            let to = (via.0 + COMPASS[way[1]].0, via.1 + COMPASS[way[1]].1);
+            let leg = LegMove { via, via_modes: legs[0].1, to, modes };
+            if !out.legs.contains(&leg) {
+                out.legs.push(leg);
+            }
+        }
+        return Ok(());
+    }
     for way in ways {
         let mut squares = [(0i8, 0i8); 2];
         let (mut df, mut dr) = (0i8, 0i8);
@@ -318,6 +363,14 @@ fn leg_rays(atom: char, legs: &[(Vec<String>, u8)], wraps: bool, rays: &mut Vec<
             }
         }
         let lame_len = (way.len() - 1) as u8;
+        // Two steps out and back through an empty square: the lion's pass (`mabK`).
+        if (df, dr) == (0, 0) && way.len() == 2 {
+            let leg = LegMove { via: squares[0], via_modes: MOVES, to: (0, 0), modes };
+            if !out.legs.contains(&leg) {
+                out.legs.push(leg);
+            }
+            continue;
+        }
         // A way that comes back to its start or passes its end is no leap.
         if (df, dr) == (0, 0) || squares[..way.len() - 1].iter().any(|&square| square == (0, 0) || square == (df, dr)) {
             continue;
@@ -327,9 +380,9 @@ fn leg_rays(atom: char, legs: &[(Vec<String>, u8)], wraps: bool, rays: &mut Vec<
             (ray.df, ray.dr, ray.range, ray.modes, ray.hop, ray.initial, ray.wraps)
                 == (df, dr, 1, modes, Hop::No, false, wraps)
         };
-        match rays.iter_mut().find(same_leap) {
+        match out.rays.iter_mut().find(same_leap) {
             Some(ray) => add_way(ray, &squares[..usize::from(lame_len)])?,
-            None => rays.push(Ray {
+            None => out.rays.push(Ray {
                 df,
                 dr,
                 range: 1,
@@ -347,15 +400,28 @@ fn leg_rays(atom: char, legs: &[(Vec<String>, u8)], wraps: bool, rays: &mut Vec<
     Ok(())
 }
 
-/// The rays of `notation`.
+/// The rays of `notation`, which makes no [`LegMove`].
 ///
 /// # Errors
-/// On a letter outside the subset (for example XBetza's multi-leg `a`), a
-/// modifier with no atom after it, or a lame rider.
+/// As [`parse_moves`], and when the notation makes moves of two legs.
 pub fn parse(notation: &str) -> Result<Vec<Ray>, BetzaError> {
+    let moves = parse_moves(notation)?;
+    if !moves.legs.is_empty() {
+        let why = "a move of legs that takes on its way where only rays are read".to_string();
+        return Err(BetzaError { notation: notation.to_string(), why });
+    }
+    Ok(moves.rays)
+}
+
+/// The moves of `notation`.
+///
+/// # Errors
+/// On a letter outside the subset (XBetza's crooked or circular moves, say), a
+/// modifier with no atom after it, or a lame rider.
+pub fn parse_moves(notation: &str) -> Result<PieceMoves, BetzaError> {
     let fail = |why: String| BetzaError { notation: notation.to_string(), why };
     let chars: Vec<char> = notation.chars().collect();
-    let mut rays: Vec<Ray> = Vec::new();
+    let mut out = PieceMoves::default();
     let mut modes = 0u8;
     let mut hop = Hop::No;
     let (mut lame, mut initial, mut en_passant, mut wraps) = (false, false, false, false);
@@ -412,7 +478,7 @@ pub fn parse(notation: &str) -> Result<Vec<Ray>, BetzaError> {
                     if hop != Hop::No || lame || initial || en_passant || repeated {
                         return Err(fail("a move of legs takes only directions, 'm' and 'c'".to_string()));
                     }
-                    leg_rays(c, &std::mem::take(&mut legs), wraps, &mut rays).map_err(fail)?;
+                    leg_rays(c, &std::mem::take(&mut legs), wraps, &mut out).map_err(fail)?;
                     (modes, wraps, pending) = (0, false, false);
                     i += 1;
                     continue;
@@ -450,7 +516,7 @@ pub fn parse(notation: &str) -> Result<Vec<Ray>, BetzaError> {
                             continue;
                         }
                         let (lame_squares, lame_len) = if lame { lame_path(df, dr) } else { ([(0, 0); 2], 0) };
-                        let same = rays.iter_mut().find(|ray| {
+                        let same = out.rays.iter_mut().find(|ray| {
                             (ray.df, ray.dr, ray.range, ray.modes, ray.hop, ray.initial)
                                 == (df, dr, range, modes_here, hop, initial)
                         });
@@ -462,7 +528,7 @@ pub fn parse(notation: &str) -> Result<Vec<Ray>, BetzaError> {
                             }
                             continue;
                         }
-                        rays.push(Ray {
+                        out.rays.push(Ray {
                             df,
                             dr,
                             range,
@@ -492,7 +558,7 @@ pub fn parse(notation: &str) -> Result<Vec<Ray>, BetzaError> {
     if pending {
         return Err(fail("modifiers at the end with no atom after them".to_string()));
     }
-    Ok(rays)
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -598,10 +664,36 @@ mod tests {
     }
 
     #[test]
+    fn a_first_leg_that_takes_makes_moves_of_two_legs() {
+        // The lion of xboard's chu: takes beside it and goes on one step (any
+        // way but back), or comes back home (igui).
+        let lion = parse_moves("KNADcaKcabK").unwrap();
+        assert_eq!(lion.rays.len(), 24, "K, N, A and D");
+        assert_eq!(lion.legs.len(), 64);
+        assert!(lion.legs.iter().all(|leg| leg.via_modes == CAPTURES && leg.modes == MOVES | CAPTURES));
+        let home: Vec<_> = lion.legs.iter().filter(|leg| leg.to == (0, 0)).map(|leg| leg.via).collect();
+        assert_eq!(home.len(), 8, "igui beside it, every way");
+        assert!(lion.legs.iter().all(|leg| leg.to != leg.via && leg.via.0.abs() <= 1 && leg.via.1.abs() <= 1));
+        assert!(!lion.legs.iter().any(|leg| leg.via == (0, 1) && leg.to == (0, 0) && leg.modes == 0));
+        let passes = parse_moves("mabK").unwrap();
+        assert_eq!(passes.legs.len(), 8);
+        assert!(passes.rays.is_empty());
+        assert!(passes.legs.iter().all(|leg| leg.via_modes == MOVES && leg.to == (0, 0)));
+        // A checker's capture: over a diagonal neighbour, on the same way.
+        let checker = parse_moves("cafF").unwrap();
+        assert_eq!(checker.legs.len(), 4);
+        assert!(checker.legs.iter().all(|leg| leg.to == (2 * leg.via.0, 2 * leg.via.1)));
+        assert!(parse("cafF").is_err(), "rays alone cannot hold it");
+    }
+
+    #[test]
     fn what_it_cannot_play_is_refused_with_the_reason() {
         let error = parse("mafsmafR").unwrap_err();
         assert!(error.why.contains("steps K, W and F"), "{error}");
         assert!(parse("cafW").unwrap_err().why.contains("takes on its way"));
+        assert!(parse_moves("ocafF").unwrap_err().why.contains("wrap"));
+        assert!(parse_moves("cafafK").unwrap_err().why.contains("first of two legs"));
+        assert!(parse_moves("mafcafK").unwrap_err().why.contains("first of two legs"));
         assert!(parse("afafafafK").unwrap_err().why.contains("three legs"));
         assert!(parse("ahrK").unwrap_err().why.contains("not a direction"));
         assert!(parse("xW").unwrap_err().why.contains("crooked"));

@@ -22,6 +22,11 @@ pub enum Special {
     Drop {
         kind: u8,
     },
+    /// A move of two legs: the first ends on `via`, taking what stands
+    /// there, the second on `to` (which is `from` when it comes back home).
+    Leg {
+        via: Square,
+    },
 }
 
 /// A move of one piece from `from` to `to`.
@@ -60,6 +65,15 @@ impl Move {
     pub const fn dropped(&self) -> Option<usize> {
         match self.special {
             Special::Drop { kind } => Some(kind as usize),
+            _ => None,
+        }
+    }
+
+    /// Where the first leg of a move of two legs ends.
+    #[must_use]
+    pub const fn via(&self) -> Option<Square> {
+        match self.special {
+            Special::Leg { via } => Some(via),
             _ => None,
         }
     }

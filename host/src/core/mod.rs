@@ -297,7 +297,7 @@ impl Core {
         let chosen = self.plugins.selected(kind).name().to_owned();
         match kind {
             Kind::Search => {
-                let (_, search) = self.plugins.search_module(listed);
+                let (_, search) = self.plugins.search_module(listed, game.move_legs());
                 (search.name() != chosen)
                     .then(|| format!("The search {chosen} cannot play {variant}; {} plays this game.", search.name()))
             }

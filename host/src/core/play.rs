@@ -201,7 +201,7 @@ impl Core {
             node_limit = (budget.soft_ms.saturating_mul(rate) / 1000).max(1);
             budget = Budget { soft_ms: NO_DEADLINE, hard_ms: NO_DEADLINE };
         }
-        let (module, search_plugin) = self.plugins.search_module(game.plugin_variant());
+        let (module, search_plugin) = self.plugins.search_module(game.plugin_variant(), game.move_legs());
         let search_culprit = (search_plugin.origin.clone(), search_plugin.name().to_owned());
         let (eval, eval_plugin) = self.plugins.evaluator_for(game.plugin_variant());
         let eval_culprit = (eval_plugin.origin.clone(), eval_plugin.name().to_owned());
@@ -350,7 +350,9 @@ impl Core {
                 }
                 self.plugin_failed(kind, &origin, &name, &why);
                 let next = match kind {
-                    Kind::Search => self.plugins.search_module(running.root.plugin_variant()).1,
+                    Kind::Search => {
+                        self.plugins.search_module(running.root.plugin_variant(), running.root.move_legs()).1
+                    }
                     Kind::Eval => self.plugins.selected(Kind::Eval),
                 };
                 if next.origin == origin && next.name() == name {

@@ -152,7 +152,7 @@ fn run_worker(plugins: &PluginHost, args: &DatagenArgs, worker: u32) -> Result<(
         Some(path) => Some(Book::open(path)?),
         None => None,
     };
-    let (search, search_plugin) = plugins.search_module("normal");
+    let (search, search_plugin) = plugins.search_module("normal", 1);
     let search_name = search_plugin.name().to_owned();
     let (eval, eval_name) = chess_evaluation(plugins)?;
     std::fs::create_dir_all(&args.out).map_err(|e| format!("cannot create {}: {e}", args.out.display()))?;

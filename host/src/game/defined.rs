@@ -6,7 +6,7 @@
 use std::sync::{Arc, OnceLock, RwLock};
 
 use plugboard_plugin_api::{self as api, BoardPosition};
-use plugboard_variants::{Catalog, Move, MoveList, Outcome, Position, Reason, Value, Variant};
+use plugboard_variants::{Catalog, Move, MoveList, Outcome, Position, Reason, Value, Variant, square::Square};
 
 use super::GameEnd;
 
@@ -200,21 +200,56 @@ impl DefinedGame {
             || (current.count_ran_out() && before_last.is_some_and(|position| !position.count_ran_out()))
     }
 
-    /// `highlight` for a piece lifted from `square`: its legal destinations.
+    /// The square `text` names on this board.
+    fn square_named(&self, text: &str) -> Option<Square> {
+        let variant = self.position().variant();
+        let (square, used) = plugboard_variants::square::read_square(text.as_bytes(), variant.files, variant.ranks)?;
+        (used == text.len()).then_some(square)
+    }
+
+    /// `highlight`'s colours where `mark` gives one.
+    fn marked(&self, marks: &[Option<char>; 256]) -> String {
+        let variant = self.position().variant();
+        super::highlight_text(variant.files, variant.ranks, |file, rank| {
+            marks[usize::from(plugboard_variants::square::square(file, rank))]
+        })
+    }
+
+    /// `highlight` for a piece lifted from `square`: its legal destinations,
+    /// and in cyan the pieces a first leg may take and go on from (the lion's).
     pub fn highlight(&self, square: &str) -> Option<String> {
+        let from = self.square_named(square)?;
         let position = self.position();
-        let variant = position.variant();
-        let (from, used) = plugboard_variants::square::read_square(square.as_bytes(), variant.files, variant.ranks)?;
-        if used != square.len() {
-            return None;
-        }
         let mut marks = [None::<char>; 256];
         for m in self.legal_moves().into_iter().filter(|m| m.from == from) {
-            marks[usize::from(m.to)] = Some(if position.is_capture(m) { 'R' } else { 'Y' });
+            match m.via() {
+                // A pass's empty square stays a plain step's: a pass is entered by hand as `a,b`.
+                Some(via) if position.piece_at(via) != 0 => marks[usize::from(via)] = Some('C'),
+                Some(_) => {}
+                None if marks[usize::from(m.to)] != Some('C') => {
+                    marks[usize::from(m.to)] = Some(if position.is_capture(m) { 'R' } else { 'Y' });
+                }
+                None => {}
+            }
         }
-        Some(super::highlight_text(variant.files, variant.ranks, |file, rank| {
-            marks[usize::from(plugboard_variants::square::square(file, rank))]
-        }))
+        Some(self.marked(&marks))
+    }
+
+    /// `highlight` for the second leg of a move from `from` whose first leg
+    /// was put down on `via`: where it may end, `via` itself for the move
+    /// that stops there.
+    pub fn highlight_second_leg(&self, from: &str, via: &str) -> Option<String> {
+        let (from, via) = (self.square_named(from)?, self.square_named(via)?);
+        let position = self.position();
+        let mut marks = [None::<char>; 256];
+        for m in self.legal_moves().into_iter().filter(|m| m.from == from) {
+            let ends_here = m.via().is_none() && m.to == via;
+            if m.via() == Some(via) || ends_here {
+                let takes_at_end = m.to != m.from && position.piece_at(m.to) != 0;
+                marks[usize::from(m.to)] = Some(if takes_at_end || ends_here { 'R' } else { 'Y' });
+            }
+        }
+        Some(self.marked(&marks))
     }
 
     pub fn plugin_moves(&self) -> Vec<api::Move> {

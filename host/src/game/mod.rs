@@ -184,6 +184,14 @@ impl Game {
         }
     }
 
+    /// The most legs a move of the variant has: 2 where a piece moves as the lion.
+    pub fn move_legs(&self) -> u32 {
+        match &self.rules {
+            Rules::Defined(game) if game.variant().kinds.iter().any(|kind| !kind.legs.is_empty()) => 2,
+            _ => 1,
+        }
+    }
+
     /// The variant's name in the protocol.
     pub fn cecp_name(&self) -> &str {
         match &self.rules {
@@ -388,6 +396,16 @@ impl Game {
             Rules::Chess(game) => game.highlight(square),
             Rules::Xiangqi(game) => game.highlight(square),
             Rules::Defined(game) => game.highlight(square),
+        }
+    }
+
+    /// `highlight` for the second leg of a move of the piece lifted from
+    /// `from`, its first leg put down on `via`: where it may end.
+    pub fn highlight_second_leg(&self, from: &str, via: &str) -> Option<String> {
+        match &self.rules {
+            Rules::Defined(game) => game.highlight_second_leg(from, via),
+            // No move of legs: the piece lifted from where it was put.
+            Rules::Chess(_) | Rules::Xiangqi(_) => self.highlight(via),
         }
     }
 

@@ -234,12 +234,13 @@ impl PluginHost {
     /// The search for a game of `variant` (a CECP name): the chosen one, or the
     /// built-in one when the chosen one does not say it can play the variant (or,
     /// for a board other than 8×8, was built before such boards crossed the
-    /// boundary).
-    pub fn search_module(&self, variant: &str) -> (SearchModuleRef, &Plugin) {
+    /// boundary, or plays moves of fewer legs than `move_legs`, the most the
+    /// variant's have).
+    pub fn search_module(&self, variant: &str, move_legs: u32) -> (SearchModuleRef, &Plugin) {
         let plays = |plugin: &Plugin| {
             let entry = |module: SearchModuleRef| {
                 if variant == Variant::DEFINED.cecp_name() {
-                    module.search_defined().is_some()
+                    module.search_defined().is_some() && module.move_legs() >= move_legs
                 } else {
                     module.search_board().is_some()
                 }

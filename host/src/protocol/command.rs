@@ -348,6 +348,11 @@ fn looks_like_move(word: &str) -> bool {
             _ => None,
         }
     }
+    // A move of legs, `d4c3,c3d4`: each leg but the last two squares.
+    if let Some((first, rest)) = word.split_once(',') {
+        let first = first.as_bytes();
+        return square(first).and_then(square) == Some(&[]) && looks_like_move(rest);
+    }
     let bytes = word.as_bytes();
     // A drop from the hand: crazyhouse's `N@e6`, shogi's `P@e5`.
     if let [piece, b'@', rest @ ..] = bytes {

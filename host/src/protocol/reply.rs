@@ -99,7 +99,18 @@ impl fmt::Display for Reply {
         match self {
             Reply::Feature(text) => write!(f, "feature {}", OneLine(text)),
             Reply::Pong(n) => write!(f, "pong {}", OneLine(n)),
-            Reply::Move(mv) => write!(f, "move {}", OneLine(mv)),
+            // A move of legs is one `move` line per leg, each but the last ending in a comma.
+            Reply::Move(mv) => {
+                let legs: Vec<&str> = mv.split(',').collect();
+                for (index, leg) in legs.iter().enumerate() {
+                    if index + 1 < legs.len() {
+                        writeln!(f, "move {},", OneLine(leg))?;
+                    } else {
+                        write!(f, "move {}", OneLine(leg))?;
+                    }
+                }
+                Ok(())
+            }
             Reply::Thinking(t) => write!(
                 f,
                 "{} {} {} {} {} {} {}\t{}",

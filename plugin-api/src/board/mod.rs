@@ -232,6 +232,18 @@ impl BoardPosition {
         (self.reserved32 as u16, (self.reserved32 >> 16) as u16)
     }
 
+    /// For [`Variant::DEFINED`](crate::Variant::DEFINED): whether a lion has
+    /// just been taken by another piece, so that none may be taken now (chu's
+    /// lion-trading rule), kept in bit 0 of `reserved8[0]`.
+    pub fn set_defined_lion_shield(&mut self, shielded: bool) {
+        self.reserved8[0] = (self.reserved8[0] & !1) | u8::from(shielded);
+    }
+
+    /// What [`BoardPosition::set_defined_lion_shield`] kept.
+    pub fn defined_lion_shield(&self) -> bool {
+        self.reserved8[0] & 1 != 0
+    }
+
     /// Whether `occupied` agrees with `squares` and every piece is on the board.
     pub fn is_consistent(&self) -> bool {
         let mut occupied = [[0u64; 4]; 2];

@@ -289,7 +289,10 @@ impl Rules for Defined {
                 board.put(victim, None);
                 board.put(m.to, Some(BoardPiece(moving)));
             }
-            Special::None | Special::DoubleStep { .. } | Special::Drop { .. } => {
+            Special::None | Special::DoubleStep { .. } | Special::Drop { .. } | Special::Leg { .. } => {
+                if let Some(via) = m.via() {
+                    board.put(via, None);
+                }
                 let placed = m.promotion_kind().map_or(moving, |kind| piece_code(kind, us));
                 board.put(m.to, Some(BoardPiece(placed)));
             }
@@ -310,6 +313,7 @@ impl Rules for Defined {
             [self.position.castling_rooks(0), self.position.castling_rooks(1)],
             self.position.en_passant_square(),
         );
+        board.set_defined_lion_shield(self.position.lion_shield());
     }
 
     fn board(&self) -> BoardPosition {

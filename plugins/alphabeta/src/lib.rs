@@ -68,6 +68,11 @@ impl SearchPlugin for AlphaBeta {
             .variants(&supported_variants())
     }
 
+    fn move_legs() -> u32 {
+        // Its moves of defined variants are the rules crate's, the lion's legs included.
+        2
+    }
+
     fn set_option(name: &str, value: &str) -> Result<(), String> {
         match name {
             NULL_MOVE_OPTION => {

@@ -125,7 +125,8 @@ pub fn apply_piece(rules: &mut Rules, key: &str, value: &str) -> Result<(), Stri
             ));
         }
     };
-    crate::betza::parse(&betza).map_err(|error| format!("{key}: {error}"))?;
+    let moves = crate::betza::parse_moves(&betza).map_err(|error| format!("{key}: {error}"))?;
+    super::legs_are_attacks(&moves).map_err(|why| format!("{key}: {why}"))?;
     let letter = letter.to_ascii_lowercase();
     // A new piece takes its letter from any other, as Fairy-Stockfish's do.
     rules.pieces.retain(|piece| piece.letter != letter);
@@ -364,6 +365,9 @@ pub fn apply(rules: &mut Rules, key: &str, value: &str) -> Result<(), String> {
         "dropNoDoubledCount" => rules.drop_no_doubled_count = number(key, value)?,
         "shogiPawnDropMateIllegal" => rules.shogi_pawn_drop_mate_illegal = boolean(key, value)?,
         "perpetualCheckIllegal" => rules.perpetual_check_illegal = boolean(key, value)?,
+        "lionPieceTypes" => rules.lion_piece_types = types(rules, key, value)?,
+        "lionBridgePieceTypes" => rules.lion_bridge_piece_types = types(rules, key, value)?,
+        "lionKingRecaptures" => rules.lion_king_recaptures = boolean(key, value)?,
         _ if is_hint(key) => {}
         _ => {
             return Err(match UNSUPPORTED.iter().find(|(known, _)| *known == key) {

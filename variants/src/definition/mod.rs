@@ -11,7 +11,7 @@ pub mod walks;
 
 pub use values::{PAWN, reach};
 
-use crate::betza::{self, Ray};
+use crate::betza::{self, Hop, LegMove, PieceMoves, Ray};
 use crate::square::{SquareSet, square};
 use rules::{Area, Counting, RoyalRule, Rules, Types, Value};
 
@@ -32,6 +32,8 @@ pub struct Kind {
     /// pawn's double step where the variant has it).
     pub betza: String,
     pub rays: Vec<Ray>,
+    /// Its moves of two legs, the first taking on its way (the lion's).
+    pub legs: Vec<LegMove>,
     /// It may not be left in check, and is never taken.
     pub royal: bool,
     /// The kind this one is the promoted form of (shogi's `+P`): written with
@@ -184,6 +186,14 @@ pub struct Variant {
     pub drop_mate_illegal: Option<usize>,
     /// A side that checks with every move of a repetition loses by it.
     pub perpetual_check_illegal: bool,
+    /// Lions (a lion taken by another piece may not be avenged at once on a
+    /// lion; a lion may not take a distant lion that is protected, unless it
+    /// takes something worth more than a bridge on its way).
+    pub lion_kinds: KindSet,
+    /// What a lion may take on its way without making a distant trade free.
+    pub lion_bridges: KindSet,
+    /// Whether a king's recapture protects a lion against a distant trade.
+    pub lion_king_recaptures: bool,
     /// The definition, its parents' sections first: read on its own by
     /// [`crate::Catalog::read_definition`], it gives this variant again.
     pub definition: String,
@@ -218,12 +228,14 @@ impl Variant {
                 if piece.name == "pawn" && rules.double_step {
                     betza.push_str("ifmnD");
                 }
-                let rays = betza::parse(&betza).map_err(|error| format!("{}: {error}", piece.name))?;
+                let moves = betza::parse_moves(&betza).map_err(|error| format!("{}: {error}", piece.name))?;
+                legs_are_attacks(&moves).map_err(|why| format!("{}: {why}", piece.name))?;
                 Ok(Kind {
                     name: piece.name.clone(),
                     letter: piece.letter,
                     betza,
-                    rays,
+                    rays: moves.rays,
+                    legs: moves.legs,
                     royal: piece.name == "king",
                     promoted_from: None,
                     promotes_to: None,
@@ -349,6 +361,9 @@ impl Variant {
                 None
             },
             perpetual_check_illegal: rules.perpetual_check_illegal,
+            lion_kinds: set(&rules.lion_piece_types),
+            lion_bridges: set(&rules.lion_bridge_piece_types),
+            lion_king_recaptures: rules.lion_king_recaptures,
             back_walks: [0, 1].map(|color| walks::BackWalks::new(&attack_rays[color], files, ranks)),
             attack_rays,
             royal_kinds: kinds.iter().enumerate().filter(|(_, kind)| kind.royal).fold(0, |set, (i, _)| set | 1 << i),
@@ -399,6 +414,7 @@ fn add_promoted_kinds(name: &str, rules: &Rules, kinds: &mut Vec<Kind>) -> Resul
             letter: kinds[base].letter,
             betza: kinds[target].betza.clone(),
             rays: kinds[target].rays.clone(),
+            legs: kinds[target].legs.clone(),
             royal: false,
             promoted_from: Some(base),
             promotes_to: None,
@@ -406,6 +422,34 @@ fn add_promoted_kinds(name: &str, rules: &Rules, kinds: &mut Vec<Kind>) -> Resul
         };
         kinds[base].promotes_to = Some(kinds.len());
         kinds.push(promoted);
+    }
+    Ok(())
+}
+
+/// Refuses moves of legs that take where none of the piece's plain leaps take:
+/// whether a square is attacked is read from the rays alone, which then still
+/// see every royal piece a move of legs could take (the lion's legs stay
+/// inside its own KNAD leaps).
+pub(crate) fn legs_are_attacks(moves: &PieceMoves) -> Result<(), String> {
+    let leaps_there = |(df, dr): (i8, i8)| {
+        moves.rays.iter().any(|ray| {
+            (ray.df, ray.dr) == (df, dr)
+                && ray.range == 1
+                && ray.hop == Hop::No
+                && ray.lame_ways == 0
+                && !ray.initial
+                && ray.captures()
+        })
+    };
+    for leg in &moves.legs {
+        let takes_via = leg.via_modes & betza::CAPTURES != 0 && !leaps_there(leg.via);
+        let takes_at_end = leg.modes & betza::CAPTURES != 0 && leg.to != (0, 0) && !leaps_there(leg.to);
+        if takes_via || takes_at_end {
+            return Err(format!(
+                "a move of legs takes on {:?} or {:?}, where no leap of the piece takes (add the leap, as the lion's KNAD)",
+                leg.via, leg.to
+            ));
+        }
     }
     Ok(())
 }

@@ -123,6 +123,13 @@ pub struct Rules {
     pub shogi_pawn_drop_mate_illegal: bool,
     /// The side that gives check with every move of a repetition loses.
     pub perpetual_check_illegal: bool,
+    /// Plugboard's own, for chu's lion and its relatives (the rules xboard
+    /// referees): the types a lion-trading rule protects, the pieces a lion may
+    /// take on its way to a distant lion without the trade counting as
+    /// protected, and whether a king's recapture counts.
+    pub lion_piece_types: Types,
+    pub lion_bridge_piece_types: Types,
+    pub lion_king_recaptures: bool,
 }
 
 impl Default for Rules {
@@ -185,6 +192,9 @@ impl Default for Rules {
             drop_no_doubled_count: 1,
             shogi_pawn_drop_mate_illegal: false,
             perpetual_check_illegal: false,
+            lion_piece_types: Types::default(),
+            lion_bridge_piece_types: Types::default(),
+            lion_king_recaptures: true,
         }
     }
 }

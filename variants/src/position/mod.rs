@@ -4,6 +4,7 @@
 mod attacks;
 mod counting;
 mod fen;
+mod legs;
 mod movegen;
 mod notation;
 mod outcome;
@@ -56,6 +57,10 @@ pub struct Undo {
     hand_taken: Option<usize>,
     /// The hand (colour, kind) the captured piece went to.
     held: Option<(u8, usize)>,
+    /// What the first leg of a move of legs took, and the hand it went to.
+    killed: u8,
+    killed_held: Option<(u8, usize)>,
+    lion_shield: bool,
 }
 
 /// Whether the side to move is in check, once asked: the search asks of one
@@ -106,6 +111,8 @@ pub struct Position {
     /// The Zobrist key of the pieces alone; [`Position::hash`] adds the rest.
     piece_key: u64,
     check: CheckMemo,
+    /// A lion has just been taken by another piece: none may be taken now.
+    lion_shield: bool,
 }
 
 /// Positions are equal when they are of the same variant and everything a
@@ -121,6 +128,7 @@ impl PartialEq for Position {
             && self.halfmoves == other.halfmoves
             && self.fullmoves == other.fullmoves
             && self.count == other.count
+            && self.lion_shield == other.lion_shield
     }
 }
 
@@ -132,6 +140,7 @@ pub struct NullUndo {
     en_passant: Option<(Square, Square)>,
     halfmoves: u32,
     count: Count,
+    lion_shield: bool,
 }
 
 impl Position {
@@ -154,6 +163,7 @@ impl Position {
             count: Count::default(),
             piece_key: 0,
             check: CheckMemo::default(),
+            lion_shield: false,
         }
     }
 
@@ -171,6 +181,9 @@ impl Position {
         if let Some((passed, _)) = self.en_passant {
             key ^= zobrist::en_passant(passed);
         }
+        if self.lion_shield {
+            key ^= zobrist::LION_SHIELD;
+        }
         if self.variant.has_hands() {
             for color in 0..2u8 {
                 for (kind, &count) in self.hands[usize::from(color)].iter().enumerate() {
@@ -185,7 +198,12 @@ impl Position {
 
     /// Passes the move to the other side (a search's null move).
     pub fn play_null(&mut self) -> NullUndo {
-        let undo = NullUndo { en_passant: self.en_passant.take(), halfmoves: self.halfmoves, count: self.count };
+        let undo = NullUndo {
+            en_passant: self.en_passant.take(),
+            halfmoves: self.halfmoves,
+            count: self.count,
+            lion_shield: std::mem::take(&mut self.lion_shield),
+        };
         self.halfmoves += 1;
         self.count.tick();
         self.turn ^= 1;
@@ -200,6 +218,7 @@ impl Position {
         self.en_passant = undo.en_passant;
         self.halfmoves = undo.halfmoves;
         self.count = undo.count;
+        self.lion_shield = undo.lion_shield;
     }
 
     /// Whether the pieces (and hands) stand as in `other`, whoever is to move.
@@ -387,6 +406,9 @@ impl Position {
             count: self.count,
             hand_taken: None,
             held: None,
+            killed: 0,
+            killed_held: None,
+            lion_shield: self.lion_shield,
         };
         self.en_passant = None;
         let kind = kind_of(moving);
@@ -404,7 +426,12 @@ impl Position {
                 self.put(m.to, moving);
                 irreversible = true;
             }
-            Special::None | Special::DoubleStep { .. } | Special::Drop { .. } => {
+            Special::None | Special::DoubleStep { .. } | Special::Drop { .. } | Special::Leg { .. } => {
+                if let Special::Leg { via } = m.special {
+                    undo.killed = self.take(via);
+                    undo.killed_held = self.to_hand(us, undo.killed);
+                    irreversible |= undo.killed != 0;
+                }
                 undo.captured = self.take(m.to);
                 let placed = match m.promotion_kind() {
                     Some(promoted) => {
@@ -429,20 +456,39 @@ impl Position {
             self.drop_castling_rook(m.from);
         }
         self.drop_castling_rook(m.to);
-        if undo.captured != 0 && !self.variant.kinds[kind_of(undo.captured)].royal {
-            let captured = kind_of(undo.captured);
-            if self.variant.captures_to_hand {
-                undo.held = Some((us, self.variant.unpromoted(captured)));
-            } else if self.variant.holdings_pool {
-                undo.held = Some((color_of(undo.captured), captured));
-            }
-            if let Some((color, kind)) = undo.held {
-                self.hands[usize::from(color)][kind] += 1;
-            }
+        if let Some(via) = m.via() {
+            self.drop_castling_rook(via);
         }
+        undo.held = self.to_hand(us, undo.captured);
+        self.lion_shield = self.variant.lion_kinds != 0
+            && m.from != m.to
+            && undo.captured != 0
+            && self.variant.lion_kinds >> kind_of(undo.captured) & 1 != 0
+            && self.variant.lion_kinds >> kind & 1 == 0;
         self.halfmoves = if irreversible { 0 } else { self.halfmoves + 1 };
-        self.end_turn(us, (undo.captured != 0).then(|| kind_of(undo.captured)), m.promotion_kind().is_some());
+        let taken = [undo.captured, undo.killed].into_iter().find(|&code| code != 0);
+        self.end_turn(us, taken.map(kind_of), m.promotion_kind().is_some());
         undo
+    }
+
+    /// Puts the piece `captured` (0: none) by `us` into the hand it goes to,
+    /// if the variant has one for it, and says which.
+    fn to_hand(&mut self, us: u8, captured: u8) -> Option<(u8, usize)> {
+        if captured == 0 || self.variant.kinds[kind_of(captured)].royal {
+            return None;
+        }
+        let kind = kind_of(captured);
+        let held = if self.variant.captures_to_hand {
+            Some((us, self.variant.unpromoted(kind)))
+        } else if self.variant.holdings_pool {
+            Some((color_of(captured), kind))
+        } else {
+            None
+        };
+        if let Some((color, kind)) = held {
+            self.hands[usize::from(color)][kind] += 1;
+        }
+        held
     }
 
     /// Plays the drop of a piece of `kind` from the hand of the side to move onto `to`.
@@ -458,6 +504,9 @@ impl Position {
             count: self.count,
             hand_taken: Some(kind),
             held: None,
+            killed: 0,
+            killed_held: None,
+            lion_shield: std::mem::take(&mut self.lion_shield),
         };
         self.hands[usize::from(us)][kind] -= 1;
         self.put(to, code);
@@ -505,6 +554,7 @@ impl Position {
             self.en_passant = undo.en_passant;
             self.halfmoves = undo.halfmoves;
             self.count = undo.count;
+            self.lion_shield = undo.lion_shield;
             return;
         }
         match m.special {
@@ -514,19 +564,25 @@ impl Position {
                 self.put(rook, rook_code);
             }
             Special::EnPassant { victim } => self.put(victim, undo.captured),
-            Special::None | Special::DoubleStep { .. } | Special::Drop { .. } => {
+            Special::None | Special::DoubleStep { .. } | Special::Drop { .. } | Special::Leg { .. } => {
                 if undo.captured != 0 {
                     self.put(m.to, undo.captured);
+                }
+                if let Special::Leg { via } = m.special
+                    && undo.killed != 0
+                {
+                    self.put(via, undo.killed);
                 }
             }
         }
         if let Some(kind) = undo.hand_taken {
             self.hands[usize::from(us)][kind] += 1;
         }
-        if let Some((color, kind)) = undo.held {
+        for (color, kind) in [undo.held, undo.killed_held].into_iter().flatten() {
             self.hands[usize::from(color)][kind] -= 1;
         }
         self.put(m.from, undo.moved);
+        self.lion_shield = undo.lion_shield;
         self.castling = undo.castling;
         self.en_passant = undo.en_passant;
         self.halfmoves = undo.halfmoves;

@@ -48,7 +48,7 @@ impl Position {
 
     /// Adds the move of the piece of `kind` from `from` to `to`, as each
     /// promotion where it promotes.
-    fn push_move(&self, moves: &mut MoveList, kind: usize, from: Square, to: Square, special: Special) {
+    pub(super) fn push_move(&self, moves: &mut MoveList, kind: usize, from: Square, to: Square, special: Special) {
         let variant = &self.variant;
         let us = usize::from(self.turn);
         if self.may_promote_piece(kind, from, to) {
@@ -171,6 +171,9 @@ impl Position {
                     }
                     break;
                 }
+            }
+            if !variant.kinds[kind].legs.is_empty() {
+                self.push_leg_moves(moves, kind, from);
             }
         }
         if variant.castling && !captures_only {
@@ -313,6 +316,9 @@ impl Position {
                 quiet || self.keeps_royals_safe(m)
             });
         }
+        if self.variant.lion_kinds != 0 {
+            pseudo.retain(|&m| self.lion_trade_allowed(m));
+        }
         if self.variant.must_capture && pseudo.iter().any(|&m| self.is_capture(m)) {
             pseudo.retain(|&m| self.is_capture(m));
         }
@@ -338,8 +344,10 @@ impl Position {
     /// Whether `m` takes a piece.
     #[must_use]
     pub fn is_capture(&self, m: Move) -> bool {
+        let enemy_on = |at: Square| self.piece_at(at) != 0 && color_of(self.piece_at(at)) != self.turn;
         matches!(m.special, Special::EnPassant { .. })
-            || (!m.is_castle() && self.piece_at(m.to) != 0 && color_of(self.piece_at(m.to)) != self.turn)
+            || (!m.is_castle() && enemy_on(m.to))
+            || m.via().is_some_and(enemy_on)
     }
 
     /// Leaf nodes of the legal move tree `depth` plies deep.

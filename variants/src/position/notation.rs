@@ -3,7 +3,8 @@
 //! `P@e5` (a drop), `c7c8+` (a shogi-style promotion; `c7c8=` or no suffix
 //! declines it, as xboard sends and reads it),
 //! `d12d11`, `e0e1` on ten ranks; castling as the king's move, or `O-O`/`O-O-O`
-//! where xboard writes it so (Chess960-style variants).
+//! where xboard writes it so (Chess960-style variants); a move of two legs
+//! as the documents write it, legs apart by a comma (`d4c3,c3d4`).
 
 use super::{Position, color_of, kind_of};
 use crate::moves::{Move, MoveList, Special};
@@ -27,6 +28,11 @@ impl Position {
             return text;
         }
         write_square(&mut text, m.from, variant.ranks);
+        if let Some(via) = m.via() {
+            write_square(&mut text, via, variant.ranks);
+            text.push(',');
+            write_square(&mut text, via, variant.ranks);
+        }
         write_square(&mut text, m.to, variant.ranks);
         if let Some(kind) = m.promotion_kind() {
             // A shogi-style promotion is `+`; a pawn's names the piece it becomes.
@@ -78,6 +84,34 @@ impl Position {
     /// A test that picks the move `text` names out of the legal ones.
     #[allow(clippy::type_complexity)]
     fn read_move(&self, text: &str) -> Result<Box<dyn Fn(&Position, Move) -> bool>, &'static str> {
+        let variant = &self.variant;
+        let Some((first, second)) = text.split_once(',') else {
+            let plain = self.read_one_leg(text)?;
+            return Ok(Box::new(move |position: &Position, m: Move| m.via().is_none() && plain(position, m)));
+        };
+        // The first leg's end is where the second starts; from the first's
+        // start to the second's end (and its suffix) is read as one leg.
+        let first = first.as_bytes();
+        let (_, used) = read_square(first, variant.files, variant.ranks).ok_or("not a move")?;
+        let (via, used_via) = read_square(&first[used..], variant.files, variant.ranks).ok_or("not a move")?;
+        let (start, used_start) = read_square(second.as_bytes(), variant.files, variant.ranks).ok_or("not a move")?;
+        if used + used_via != first.len() || start != via {
+            return Err("not a move");
+        }
+        let mut whole = first[..used].to_vec();
+        whole.extend_from_slice(&second.as_bytes()[used_start..]);
+        let whole = self.read_one_leg(std::str::from_utf8(&whole).map_err(|_| "not a move")?)?;
+        // A pass goes out to any empty square and back: the one named stands for all.
+        let pass = self.piece_at(via) == 0;
+        Ok(Box::new(move |position: &Position, m: Move| {
+            (m.via() == Some(via) || (pass && m.from == m.to && m.via().is_some_and(|at| position.piece_at(at) == 0)))
+                && whole(position, m)
+        }))
+    }
+
+    /// [`Position::read_move`] for text of one leg, whatever the move's legs.
+    #[allow(clippy::type_complexity)]
+    fn read_one_leg(&self, text: &str) -> Result<Box<dyn Fn(&Position, Move) -> bool>, &'static str> {
         let castle_side = match text {
             "O-O" | "0-0" => Some(true),
             "O-O-O" | "0-0-0" => Some(false),

@@ -27,6 +27,10 @@ pub(crate) fn piece(code: u8, square: u8) -> u64 {
 /// The key of the second player to move.
 pub(crate) const TURN: u64 = mix(0x5EED_0001);
 
+/// The key of a position where no lion may be taken (a lion has just been
+/// taken by another piece).
+pub(crate) const LION_SHIELD: u64 = mix(0x5EED_0002);
+
 /// The key of a castling rook on `square` (`castling` distinguishes it from the piece).
 #[inline]
 pub(crate) fn castling(square: u8) -> u64 {

@@ -14,6 +14,10 @@ fn plainly_legal(position: &mut Position) -> Vec<Move> {
     let mut pseudo = MoveList::new();
     position.pseudo_legal_moves(&mut pseudo);
     pseudo.retain(|&m| position.keeps_royals_safe(m));
+    // Lions may not be traded off (Mighty Lion chess).
+    if position.variant().lion_kinds != 0 {
+        pseudo.retain(|&m| position.lion_trade_allowed(m));
+    }
     if position.variant().must_capture && pseudo.iter().any(|&m| position.is_capture(m)) {
         pseudo.retain(|&m| position.is_capture(m));
     }

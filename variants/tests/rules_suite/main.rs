@@ -4,6 +4,7 @@
 mod counting;
 mod definitions;
 mod legality;
+mod lion;
 mod perft;
 mod resize;
 mod rules;

@@ -156,3 +156,13 @@ fn minishogi() {
 fn torishogi() {
     perft_at("torishogi", "rpckcpl/3f3/sssssss/2s1S2/SSSSSSS/3F3/LPCKCPR[-] w 0 1", 4, 103_857);
 }
+
+/// Mighty Lion chess: Sjaak II's counts to depth 3. At depth 4 it counts
+/// 326467, 16 more: in each of the eight positions after a bishop's check on
+/// b5 (1.c3 or 1.e3, then d6 or d5), its perft counts seven replies while its
+/// own `force` mode accepts exactly the five legal ones (c6, Lc6, Bd7, Qd7,
+/// Ld7), the lion's two blocks counted twice by its check evasions.
+#[test]
+fn lion() {
+    perft("lion", None, &[22, 484, 12586, 326_451]);
+}

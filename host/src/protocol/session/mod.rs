@@ -50,6 +50,9 @@ pub struct Session {
     ponder_quiet_at: Option<u64>,
     /// The ponder search's latest thinking line, held while it may not be shown.
     held_ponder_line: Option<(u64, Reply)>,
+    /// The square of the piece the user lifted last, and where a first leg of
+    /// its move was put down (a cyan square), for the second leg's `lift`.
+    lifted: Option<(String, Option<String>)>,
 }
 
 impl Session {
@@ -73,6 +76,7 @@ impl Session {
             lines_seen: 0,
             ponder_quiet_at: None,
             held_ponder_line: None,
+            lifted: None,
         };
         session.take_notes();
         session
@@ -293,11 +297,30 @@ impl Session {
                     self.refuse(line, refusal);
                 }
             }
-            Command::Lift(square) => match core.game().highlight(square) {
-                Some(colors) => self.reply(Reply::Highlight(colors)),
-                None => self.refuse(line, Refusal::BadParameter("no such square on this board".into())),
-            },
-            Command::Put(_) | Command::Hover(_) => (),
+            Command::Lift(square) => {
+                // xboard lifts the piece again where its first leg was put down.
+                let colors = match self.lifted.take() {
+                    Some((from, Some(via))) if via == square => {
+                        let colors = core.game().highlight_second_leg(&from, &via);
+                        self.lifted = Some((from, Some(via)));
+                        colors
+                    }
+                    _ => {
+                        self.lifted = Some((square.to_owned(), None));
+                        core.game().highlight(square)
+                    }
+                };
+                match colors {
+                    Some(colors) => self.reply(Reply::Highlight(colors)),
+                    None => self.refuse(line, Refusal::BadParameter("no such square on this board".into())),
+                }
+            }
+            Command::Put(square) => {
+                if let Some((_, via)) = &mut self.lifted {
+                    *via = Some(square.to_owned());
+                }
+            }
+            Command::Hover(_) => (),
             Command::Holding { white, black } => {
                 if let Err(refusal) = core.set_holdings(white, black) {
                     self.refuse(line, refusal);

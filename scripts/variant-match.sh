@@ -6,7 +6,7 @@
 # 30's measurements; the tests do not run it.
 #
 #   scripts/variant-match.sh VARIANT OPPONENT GAMES [TC]
-#   OPPONENT: fairymax | shamax | sjaakii | fairy-stockfish, for xiangqi also
+#   OPPONENT: fairymax | shamax | sjaakii | fairy-stockfish | hachu, for xiangqi also
 #   maxqi | hoixiangqi (also plugboard)
 #   TC: base+increment in seconds, default 10+0.1 (xboard -tc 0:10 -inc 0.1)
 #
@@ -30,7 +30,7 @@
 # draws after DRAW_MOVES moves.
 set -euo pipefail
 
-usage() { echo "usage: $0 VARIANT OPPONENT GAMES [TC]   (OPPONENT: fairymax | shamax | sjaakii | fairy-stockfish | maxqi | hoixiangqi)" >&2; exit 2; }
+usage() { echo "usage: $0 VARIANT OPPONENT GAMES [TC]   (OPPONENT: fairymax | shamax | sjaakii | fairy-stockfish | hachu | maxqi | hoixiangqi)" >&2; exit 2; }
 if [ $# -lt 3 ] || [ $# -gt 4 ]; then usage; fi
 cd "$(dirname -- "$0")/.."
 root=$(pwd)
@@ -75,15 +75,15 @@ engine() {
     hoixiangqi)
       [ -x /usr/games/hoixiangqi ] || fail "/usr/games/hoixiangqi missing (scripts/install-ladder.sh)"
       CMD="/usr/games/hoixiangqi -x" ;;
-    sjaakii | fairy-stockfish)
-      [ -x "/usr/games/$1" ] || fail "/usr/games/$1 missing (scripts/install-deps.sh sjaakii fairy-stockfish)"
+    sjaakii | fairy-stockfish | hachu)
+      [ -x "/usr/games/$1" ] || fail "/usr/games/$1 missing (scripts/install-deps.sh sjaakii fairy-stockfish hachu)"
       CMD=/usr/games/$1 ;;
-    *) echo "unknown engine: $1 (fairymax | shamax | sjaakii | fairy-stockfish | maxqi | hoixiangqi | plugboard)" >&2; exit 2 ;;
+    *) echo "unknown engine: $1 (fairymax | shamax | sjaakii | fairy-stockfish | hachu | maxqi | hoixiangqi | plugboard)" >&2; exit 2 ;;
   esac
 }
 
 for who in "$first" "$opponent"; do
-  case $who in plugboard|fairymax|shamax|sjaakii|fairy-stockfish|maxqi|hoixiangqi) ;; *) echo "unknown engine: $who" >&2; usage ;; esac
+  case $who in plugboard|fairymax|shamax|sjaakii|fairy-stockfish|hachu|maxqi|hoixiangqi) ;; *) echo "unknown engine: $who" >&2; usage ;; esac
 done
 # Both engines must announce the variant, or xboard would play chess instead.
 probe=$(mktemp -d "${TMPDIR:-/tmp}/variant-probe-XXXXXX")

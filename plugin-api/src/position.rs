@@ -260,3 +260,31 @@ impl Move {
         ((0..16).contains(&file) && (0..16).contains(&rank)).then_some((rank * 16 + file) as u8)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Move;
+
+    #[test]
+    fn a_first_leg_round_trips_through_the_reserved_bits() {
+        // d4 = rank 3, file 3 on the 16-wide grid; every square within reach.
+        let from = 3 * 16 + 3;
+        for ranks in -3i16..=5 {
+            for files in -3i16..=5 {
+                let via = (from as i16 + ranks * 16 + files) as u8;
+                let leg = Move::board_leg(from, via, from, Move::NO_PROMOTION);
+                if (files, ranks) == (0, 0) {
+                    assert_eq!(leg, None, "a first leg goes somewhere");
+                    continue;
+                }
+                let leg = leg.unwrap();
+                assert_eq!(leg.board_via(), Some(via), "{files} {ranks}");
+                assert_eq!(leg.board_dropped(), None);
+                assert_eq!((leg.from, leg.to), (from, from));
+            }
+        }
+        assert_eq!(Move::board_leg(0, 6, 0, Move::NO_PROMOTION), None, "six files away is out of reach");
+        assert_eq!(Move::board_drop(crate::BoardKind(3), 40).board_via(), None);
+        assert_eq!(Move { from: 1, to: 2, promotion: Move::NO_PROMOTION, reserved: 0 }.board_via(), None);
+    }
+}

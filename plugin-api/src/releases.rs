@@ -120,6 +120,7 @@ fn a_plugin_of_the_first_release_lacks_only_the_later_entries() {
     let module = SearchModuleRef::from_prefix_ref(unsafe { old.to_prefix_ref().cast::<SearchModulePrefix>() });
     assert!(module.use_tablebases().is_none());
     assert_eq!((module.info())().unwrap().name.as_str(), "first");
+    assert_eq!(module.move_legs(), 1, "a plugin built before moves of legs plays none");
 }
 
 #[test]
@@ -295,6 +296,7 @@ fn plugins_of_the_board_release_play_xiangqi_but_no_variant_defined_as_data() {
     let module = SearchModuleRef::from_prefix_ref(unsafe { old.to_prefix_ref().cast::<SearchModulePrefix>() });
     assert!(module.search_board().is_some());
     assert!(module.search_defined().is_none());
+    assert_eq!(module.move_legs(), 1);
     let old = board_release::EvalModuleExt {
         info,
         set_option,

@@ -4,7 +4,8 @@
 # that plays it (Fairy-Max, ShaMax, Sjaak II, Fairy-Stockfish; see
 # shared/notes/variants.md), or against itself where none does (twokings), plus
 # the shogi family (shogi against Sjaak II; minishogi and tori shogi, which xboard
-# learns from `setup` and `piece` lines, promoted forms as `piece +S& …`), and
+# learns from `setup` and `piece` lines, promoted forms as `piece +S& …`),
+# Mighty Lion chess against HaChu (the lion's moves of two legs both ways), and
 # the two example definitions of examples/variants, which xboard has never heard
 # of and learns from Plugboard's `setup` and `piece` lines. Two games at a time.
 #
@@ -56,6 +57,7 @@ twokings self
 shogi sjaakii
 minishogi self
 torishogi self
+lion hachu
 amazonchess self
 bigchess self
 normal gui:10x8

@@ -283,6 +283,34 @@ impl ChessGame {
         Some(super::highlight_text(8, 8, |file, rank| marks[usize::from(rank) * 8 + usize::from(file)]))
     }
 
+    /// `highlight` for the piece lifted from `from` hovering over `to`, in
+    /// atomic chess: in red, the squares a capture there empties (the two
+    /// pieces and every piece but a pawn beside them). `None` where the move
+    /// is no capture, or the variant has no side effects.
+    pub fn explosion(&self, from: &str, to: &str) -> Option<String> {
+        if self.variant != api::Variant::ATOMIC {
+            return None;
+        }
+        let (from, to): (Square, Square) = (from.parse().ok()?, to.parse().ok()?);
+        let position = self.position();
+        let capture =
+            position.legal_moves().into_iter().find(|m| m.from() == Some(from) && m.to() == to && m.is_capture())?;
+        let board = position.board();
+        let mut marks = [None::<char>; 64];
+        marks[to as usize] = Some('R');
+        if let Move::EnPassant { .. } = capture {
+            let victim = Square::from_coords(to.file(), from.rank());
+            marks[victim as usize] = Some('R');
+        }
+        for beside in shakmaty::attacks::king_attacks(to) {
+            let blown = board.piece_at(beside).is_some_and(|piece| piece.role != shakmaty::Role::Pawn);
+            if blown && beside != from {
+                marks[beside as usize] = Some('R');
+            }
+        }
+        Some(super::highlight_text(8, 8, |file, rank| marks[usize::from(rank) * 8 + usize::from(file)]))
+    }
+
     /// The plugin API's view of the moves since the start.
     pub fn plugin_moves(&self) -> Vec<api::Move> {
         self.moves.iter().map(|&m| to_plugin_move(m)).collect()

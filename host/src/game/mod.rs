@@ -399,6 +399,15 @@ impl Game {
         }
     }
 
+    /// `highlight` in answer to `hover`: the squares a capture by the piece
+    /// lifted from `from` on `to` would empty besides its own (atomic chess).
+    pub fn hover(&self, from: &str, to: &str) -> Option<String> {
+        match &self.rules {
+            Rules::Chess(game) => game.explosion(from, to),
+            Rules::Xiangqi(_) | Rules::Defined(_) => None,
+        }
+    }
+
     /// `highlight` for the second leg of a move of the piece lifted from
     /// `from`, its first leg put down on `via`: where it may end.
     pub fn highlight_second_leg(&self, from: &str, via: &str) -> Option<String> {

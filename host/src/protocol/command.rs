@@ -337,7 +337,7 @@ fn parse_level(rest: &str) -> Result<Command<'_>, CommandError> {
 /// Coordinate moves (`e2e4`, `e7e8q`, `e7e8=q`, xiangqi's `h2e2`) and castling
 /// words, sent without `usermove`.
 fn looks_like_move(word: &str) -> bool {
-    if matches!(word, "O-O" | "O-O-O" | "o-o" | "o-o-o" | "0-0" | "0-0-0") {
+    if matches!(word, "O-O" | "O-O-O" | "o-o" | "o-o-o" | "0-0" | "0-0-0" | "@@@@") {
         return true;
     }
     // A square with a rank of one or two digits (`d12` on chu's board); what is left.
@@ -395,6 +395,12 @@ mod tests {
         // Squares of any board: the game says whether it has them.
         assert_eq!(Command::parse("h2e2"), Ok(Command::Move("h2e2")));
         assert_eq!(Command::parse("b0c2"), Ok(Command::Move("b0c2")));
+        // Moves of legs and the null move.
+        assert_eq!(Command::parse("d4c3,c3d4"), Ok(Command::Move("d4c3,c3d4")));
+        assert_eq!(Command::parse("usermove d12d11,d11c10+"), Ok(Command::Move("d12d11,d11c10+")));
+        assert_eq!(Command::parse("@@@@"), Ok(Command::Move("@@@@")));
+        assert_eq!(Command::parse("d4c3q,c3d4"), Err(CommandError::Unknown));
+        assert_eq!(Command::parse("d4c3,"), Err(CommandError::Unknown));
         assert_eq!(Command::parse("e2e"), Err(CommandError::Unknown));
         assert_eq!(Command::parse("z2e4"), Err(CommandError::Unknown));
         assert_eq!(Command::parse("usermove"), Err(CommandError::BadParameter("usermove needs a move")));

@@ -17,6 +17,7 @@ mod fuzz;
 mod hardening;
 mod ics;
 mod lifecycle;
+mod lion;
 mod logging;
 mod memory;
 mod nnue;

@@ -429,7 +429,7 @@ impl Position {
             Special::None | Special::DoubleStep { .. } | Special::Drop { .. } | Special::Leg { .. } => {
                 if let Special::Leg { via } = m.special {
                     undo.killed = self.take(via);
-                    undo.killed_held = self.to_hand(us, undo.killed);
+                    undo.killed_held = self.hand_over(us, undo.killed);
                     irreversible |= undo.killed != 0;
                 }
                 undo.captured = self.take(m.to);
@@ -459,7 +459,7 @@ impl Position {
         if let Some(via) = m.via() {
             self.drop_castling_rook(via);
         }
-        undo.held = self.to_hand(us, undo.captured);
+        undo.held = self.hand_over(us, undo.captured);
         self.lion_shield = self.variant.lion_kinds != 0
             && m.from != m.to
             && undo.captured != 0
@@ -473,7 +473,7 @@ impl Position {
 
     /// Puts the piece `captured` (0: none) by `us` into the hand it goes to,
     /// if the variant has one for it, and says which.
-    fn to_hand(&mut self, us: u8, captured: u8) -> Option<(u8, usize)> {
+    fn hand_over(&mut self, us: u8, captured: u8) -> Option<(u8, usize)> {
         if captured == 0 || self.variant.kinds[kind_of(captured)].royal {
             return None;
         }

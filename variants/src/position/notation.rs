@@ -4,7 +4,8 @@
 //! declines it, as xboard sends and reads it),
 //! `d12d11`, `e0e1` on ten ranks; castling as the king's move, or `O-O`/`O-O-O`
 //! where xboard writes it so (Chess960-style variants); a move of two legs
-//! as the documents write it, legs apart by a comma (`d4c3,c3d4`).
+//! as the documents write it, legs apart by a comma (`d4c3,c3d4`); a pass
+//! also as their null move, `@@@@`.
 
 use super::{Position, color_of, kind_of};
 use crate::moves::{Move, MoveList, Special};
@@ -84,6 +85,12 @@ impl Position {
     /// A test that picks the move `text` names out of the legal ones.
     #[allow(clippy::type_complexity)]
     fn read_move(&self, text: &str) -> Result<Box<dyn Fn(&Position, Move) -> bool>, &'static str> {
+        // The documents' null move: a pass, where the variant has one (the lion's).
+        if text == "@@@@" {
+            return Ok(Box::new(|position: &Position, m: Move| {
+                m.from == m.to && m.via().is_some_and(|via| position.piece_at(via) == 0)
+            }));
+        }
         let variant = &self.variant;
         let Some((first, second)) = text.split_once(',') else {
             let plain = self.read_one_leg(text)?;

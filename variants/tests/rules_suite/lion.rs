@@ -41,11 +41,16 @@ fn the_lion_takes_twice_hits_and_runs_and_takes_without_moving() {
     let passes: Vec<String> =
         legal(&mut position).into_iter().filter(|text| text.starts_with("d4") && text.ends_with("d4")).collect();
     assert_eq!(passes.len(), 2, "igui and one pass: {passes:?}");
-    // A pass is named by any empty square it goes out to.
+    // A pass is named by any empty square it goes out to, or as the null move.
     let before = position.fen();
     let m = play(&mut position, "d4e3,e3d4");
     assert_eq!((m.from, m.to), (m.from, m.from));
     assert_eq!(position.fen(), before.replace(" w ", " b ").replace(" 0 1", " 1 1"));
+    let mut position = lion(fen);
+    assert_eq!(position.parse_move("@@@@"), position.parse_move("d4c3,c3d4"));
+    // With no square to go out to, no pass.
+    let mut boxed = lion("4k3/8/8/8/8/8/PPP5/LPP1K3 w - - 0 1");
+    assert_eq!(boxed.parse_move("@@@@"), Err("not legal in this position"));
     // Taking back a move of legs puts both pieces back.
     let mut position = lion(fen);
     let m = position.parse_move("d4d5,d5e6").unwrap();

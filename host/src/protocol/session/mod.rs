@@ -320,7 +320,14 @@ impl Session {
                     *via = Some(square.to_owned());
                 }
             }
-            Command::Hover(_) => (),
+            // Answered only where a capture there has side effects to show.
+            Command::Hover(square) => {
+                if let Some((from, None)) = &self.lifted
+                    && let Some(colors) = core.game().hover(from, square)
+                {
+                    self.reply(Reply::Highlight(colors));
+                }
+            }
             Command::Holding { white, black } => {
                 if let Err(refusal) = core.set_holdings(white, black) {
                     self.refuse(line, refusal);

@@ -136,3 +136,28 @@ fn a_fourfold_repetition_of_checks_is_lost_by_the_side_giving_them() {
     }
     engine.send("quit");
 }
+
+#[test]
+fn sho_shogi_is_set_up_for_xboard_from_its_size_prefix() {
+    let mut engine = Engine::start(None);
+    engine.handshake();
+    engine.send("new");
+    engine.send("variant 9x9+0_shogi");
+    let lines = said(&mut engine, 1);
+    assert_eq!(
+        lines.first().map(String::as_str),
+        Some(
+            "setup (PNBRLSE..G.+++++++Kpnbrlse..g.+++++++k) 9x9+0_shogi lnsgkgsnl/1r2e2b1/ppppppppp/9/9/9/PPPPPPPPP/1B2E2R1/LNSGKGSNL w 0 1"
+        )
+    );
+    // The drunk elephant and its promoted form, the crown prince, are told to xboard.
+    assert!(lines.iter().any(|line| line == "piece E& FsfW"), "{lines:?}");
+    assert!(lines.iter().any(|line| line == "piece +E& K"), "{lines:?}");
+    // No drops: a captured piece leaves the game.
+    engine.send("force");
+    for m in ["c3c4", "g7g6", "b2h8+", "g9h8", "B@e5"] {
+        engine.send(&format!("usermove {m}"));
+    }
+    assert_eq!(said(&mut engine, 2), ["Illegal move (not legal in this position): B@e5"]);
+    engine.send("quit");
+}

@@ -8,7 +8,7 @@ use super::rules::{Area, Counting, RoyalRule, Rules, Types, Value};
 
 /// Keys Fairy-Stockfish knows that change nothing here at their default value,
 /// with that value; any other value is refused.
-const UNSUPPORTED: [(&str, &str); 48] = [
+const UNSUPPORTED: [(&str, &str); 47] = [
     ("twoBoards", "false"),
     ("sittuyinPromotion", "false"),
     ("piecePromotionOnCapture", "false"),
@@ -50,7 +50,6 @@ const UNSUPPORTED: [(&str, &str); 48] = [
     ("stalematePieceCount", "false"),
     ("shatarMateRule", "false"),
     ("bikjangRule", "false"),
-    ("extinctionPseudoRoyal", "false"),
     ("dupleCheck", "false"),
     ("flagMove", "false"),
     ("checkCounting", "false"),
@@ -314,6 +313,7 @@ pub fn apply(rules: &mut Rules, key: &str, value: &str) -> Result<(), String> {
         "extinctionClaim" => rules.extinction_claim = boolean(key, value)?,
         "extinctionPieceTypes" => rules.extinction_piece_types = types(rules, key, value)?,
         "extinctionPieceCount" => rules.extinction_piece_count = number(key, value)?,
+        "extinctionPseudoRoyal" => rules.extinction_pseudo_royal = boolean(key, value)?,
         "extinctionOpponentPieceCount" => rules.extinction_opponent_piece_count = number(key, value)?,
         "countingRule" => {
             rules.counting_rule = match value {

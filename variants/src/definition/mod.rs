@@ -289,10 +289,19 @@ impl Variant {
             })
             .collect();
         let pair = |types: &[Types; 2]| [set(&types[0]), set(&types[1])];
+        // A promoted form counts as the type it moves as, as Fairy-Stockfish
+        // counts sho shogi's crown prince (a promoted elephant) a king.
+        let extinction_kinds = {
+            let named = set(&rules.extinction_piece_types);
+            kinds.iter().enumerate().fold(named, |set, (index, kind)| match kind.moves_as {
+                Some(target) if named >> target & 1 != 0 => set | 1 << index,
+                _ => set,
+            })
+        };
         let extinction = rules.extinction_value.map(|value| Extinction {
             value,
             claim: rules.extinction_claim,
-            kinds: set(&rules.extinction_piece_types),
+            kinds: extinction_kinds,
             all_pieces: rules.extinction_piece_types.all,
             count: rules.extinction_piece_count,
             opponent_count: rules.extinction_opponent_piece_count,
@@ -341,7 +350,7 @@ impl Variant {
             extinction,
             counting: rules.counting_rule,
             counted: Counted::of(&kinds),
-            royal_rule: rules.royal_rule,
+            royal_rule: if rules.extinction_pseudo_royal { RoyalRule::LastOne } else { rules.royal_rule },
             holdings_pool: rules.holdings_pool,
             mandatory_piece_promotion: rules.mandatory_piece_promotion,
             piece_drops: rules.piece_drops,
@@ -366,7 +375,11 @@ impl Variant {
             lion_king_recaptures: rules.lion_king_recaptures,
             back_walks: [0, 1].map(|color| walks::BackWalks::new(&attack_rays[color], files, ranks)),
             attack_rays,
-            royal_kinds: kinds.iter().enumerate().filter(|(_, kind)| kind.royal).fold(0, |set, (i, _)| set | 1 << i),
+            royal_kinds: if rules.extinction_pseudo_royal {
+                extinction_kinds
+            } else {
+                kinds.iter().enumerate().filter(|(_, kind)| kind.royal).fold(0, |set, (i, _)| set | 1 << i)
+            },
             kinds,
             definition,
         })

@@ -30,6 +30,9 @@ pub enum RoyalRule {
     Every,
     /// The one nearest a1, files counted first (ICC wild 9, xboard's `twokings`).
     NearestA1,
+    /// The extinction pieces, while a side has one only (sho shogi's king
+    /// and crown prince: with both, neither is in check).
+    LastOne,
 }
 
 /// A part of a region: `*8` (a rank), `a*` (a file) or `e4` (a square); ranks from 0.
@@ -100,6 +103,8 @@ pub struct Rules {
     pub extinction_claim: bool,
     pub extinction_piece_types: Types,
     pub extinction_piece_count: u32,
+    /// The last of a side's extinction pieces may not be left in check.
+    pub extinction_pseudo_royal: bool,
     pub extinction_opponent_piece_count: u32,
     pub counting_rule: Counting,
     pub royal_rule: RoyalRule,
@@ -176,6 +181,7 @@ impl Default for Rules {
             extinction_value: None,
             extinction_claim: false,
             extinction_piece_types: Types::default(),
+            extinction_pseudo_royal: false,
             extinction_piece_count: 0,
             extinction_opponent_piece_count: 0,
             counting_rule: Counting::None,

@@ -216,6 +216,9 @@ impl Position {
     /// The squares of `color`'s royal pieces that may not be left in check.
     pub(crate) fn royal_squares(&self, color: u8) -> SquareSet {
         let royals = self.royals[usize::from(color)];
+        if self.variant.royal_rule == RoyalRule::LastOne && royals.len() > 1 {
+            return SquareSet::EMPTY;
+        }
         if self.variant.royal_rule == RoyalRule::NearestA1 && royals.len() > 1 {
             let mut nearest = SquareSet::EMPTY;
             nearest.insert(royals.iter().min_by_key(|&square| (file_of(square), rank_of(square))).unwrap_or(0));

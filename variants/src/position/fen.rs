@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use super::{Count, Position, color_of, kind_of, piece_code};
 use crate::definition::Variant;
-use crate::definition::rules::Counting;
+use crate::definition::rules::{Counting, RoyalRule};
 use crate::square::{Square, file_of, rank_of, read_square, square, write_square};
 
 /// A FEN that is not a position of the variant.
@@ -149,7 +149,7 @@ impl Position {
         position.read_castling_field(castling)?;
         position.read_en_passant_field(en_passant)?;
         for color in [0, 1] {
-            let royal = (0..variant.kinds.len()).any(|kind| variant.kinds[kind].royal);
+            let royal = variant.royal_kinds != 0 && variant.royal_rule != RoyalRule::LastOne;
             if royal && position.royal_squares(color).is_empty() {
                 return fail(format!("{} has no king", if color == 0 { "White" } else { "Black" }));
             }

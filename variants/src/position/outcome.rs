@@ -60,13 +60,23 @@ impl Position {
                 let sum = |side: u8| (0..self.variant.kinds.len()).map(|kind| total(side, kind)).sum::<u32>();
                 (sum(color), sum(color ^ 1))
             } else {
-                let kind = (0..self.variant.kinds.len()).find(|&kind| {
+                // A promoted form counts as the type it moves as (sho shogi's
+                // crown prince as a king), as Fairy-Stockfish counts it.
+                let kinds = &self.variant.kinds;
+                let of_type = |color: u8, kind: usize| {
+                    (0..kinds.len())
+                        .filter(|&other| other == kind || kinds[other].moves_as == Some(kind))
+                        .map(|other| total(color, other))
+                        .sum::<u32>()
+                };
+                let kind = (0..kinds.len()).find(|&kind| {
                     extinction.kinds >> kind & 1 != 0
-                        && total(color, kind) <= extinction.count
-                        && total(color ^ 1, kind) >= extinction.opponent_count
+                        && kinds[kind].moves_as.is_none()
+                        && of_type(color, kind) <= extinction.count
+                        && of_type(color ^ 1, kind) >= extinction.opponent_count
                 });
                 match kind {
-                    Some(kind) => (total(color, kind), total(color ^ 1, kind)),
+                    Some(kind) => (of_type(color, kind), of_type(color ^ 1, kind)),
                     None => continue,
                 }
             };

@@ -157,6 +157,12 @@ fn torishogi() {
     perft_at("torishogi", "rpckcpl/3f3/sssssss/2s1S2/SSSSSSS/3F3/LPCKCPR[-] w 0 1", 4, 103_857);
 }
 
+/// Sho shogi (xboard's 9x9+0_shogi): Fairy-Stockfish's `tests/perft.sh`.
+#[test]
+fn shoshogi() {
+    perft("shoshogi", None, &[26, 676, 17368, 445_372]);
+}
+
 /// Mighty Lion chess: Sjaak II's counts to depth 3. At depth 4 it counts
 /// 326467, 16 more: in each of the eight positions after a bishop's check on
 /// b5 (1.c3 or 1.e3, then d6 or d5), its perft counts seven replies while its

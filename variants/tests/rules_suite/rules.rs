@@ -189,3 +189,23 @@ fn the_falcon_leaps_unless_all_three_of_its_ways_are_blocked() {
     assert!(position("falcon", "10/5k4/10/10/4F5/10/10/9K b - - 0 1").in_check());
     assert!(!position("falcon", "10/5k4/5P4/4P5/4F5/10/10/9K b - - 0 1").in_check());
 }
+
+#[test]
+fn in_sho_shogi_a_crown_prince_lets_the_king_be_taken() {
+    // White has a king on e1 and a crown prince (a promoted elephant) on a1;
+    // Black's rook on e9 attacks the king, which may stay where it is.
+    let mut game = position("shoshogi", "4k4/4r4/9/9/9/9/9/9/+E3K4 w 0 1");
+    assert!(!game.in_check(), "with two royal pieces neither is in check");
+    play(&mut game, &["a1a2"]);
+    play(&mut game, &["e8e1"]);
+    assert_eq!(game.outcome(), None, "the prince plays on");
+    // Now the prince is the last: it may not be left in check.
+    play(&mut game, &["a2b2"]);
+    play(&mut game, &["e1e2"]);
+    assert!(game.in_check());
+    assert_eq!(game.parse_move("b2c2"), Err("not legal in this position"));
+    play(&mut game, &["b2a3"]);
+    // A side whose king and prince are both gone has lost.
+    let game = position("shoshogi", "4k4/9/9/9/9/9/9/9/4G4 w 0 1");
+    assert_eq!(game.immediate_end(), Some(Outcome { winner: Some(1), reason: Reason::Extinction }));
+}

@@ -42,7 +42,7 @@ fn every_built_in_variant_is_played_legally_and_its_claims_are_the_rules() {
             engine.send("go");
             let lines = engine.read_until(|l| l.starts_with("move ") || is_result(l) || l.starts_with("Error"));
             let last = lines.last().unwrap().clone();
-            let Some(text) = last.strip_prefix("move ") else {
+            let Some(first_leg) = last.strip_prefix("move ") else {
                 assert!(is_result(&last), "{name}: {last}");
                 assert!(
                     position.outcome().is_some(),
@@ -51,6 +51,13 @@ fn every_built_in_variant_is_played_legally_and_its_claims_are_the_rules() {
                 );
                 break;
             };
+            // A move of legs comes as one `move` line a leg, each but the last ending in a comma.
+            let mut text = first_leg.to_owned();
+            while text.ends_with(',') {
+                let lines = engine.read_until(|l| l.starts_with("move "));
+                text.push_str(lines.last().and_then(|l| l.strip_prefix("move ")).unwrap_or_default());
+            }
+            let text = text.as_str();
             engine.send("force");
             let m =
                 position.parse_move(text).unwrap_or_else(|why| panic!("{name}: {text} is {why} in {}", position.fen()));

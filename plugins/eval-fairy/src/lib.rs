@@ -3,7 +3,9 @@
 //! [`Variant::piece_values`]), square tables from how much more a piece reaches
 //! from each square than on average, how many squares each piece reaches where
 //! it stands (each square counted less for a piece that reaches many, so a
-//! queen's placement weighs no more than a knight's), pawns' progress towards
+//! queen's placement weighs no more than a knight's), where pieces are
+//! dropped (shogi) the men guarding each royal piece and the pieces in hand
+//! that could land by it, pawns' progress towards
 //! their promotion zone, a passed pawn by what its promotion gains and how near
 //! it is, shelter for the royal piece while the board is full,
 //! and the squares by each royal piece that the other side's men attack. The
@@ -19,6 +21,7 @@
 //! It plays every variant a definition describes, including one written after
 //! this plugin was built: the host hands it the definition with each search.
 
+mod drops;
 mod walks;
 
 use std::sync::Arc;
@@ -562,6 +565,15 @@ impl BoardEvaluate for FairyEval {
                     let bonus = if self.drops { HAND_BONUS * (1 + i32::from(short)) } else { 0 };
                     material[usize::from(color)] += i32::from(count) * (self.values[kind] + bonus);
                 }
+            }
+        }
+        if self.drops {
+            for color in 0..2u8 {
+                let side = usize::from(color);
+                placement[side] += self.shelter(position, royal_at[side], color, &zones[side ^ 1]);
+                let (held, hits) = self.hand_attack(position, color);
+                attackers[side] += held;
+                attacked[side] += hits;
             }
         }
         let white = if self.losing_all_wins {

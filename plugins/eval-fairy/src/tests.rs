@@ -200,3 +200,24 @@ fn in_shogi_a_piece_in_hand_counts_whole_and_no_lead_is_cut_for_want_of_pawns() 
     let black_held = evaluate("shogi", "4k4/4g4/9/9/9/9/9/4G4/4K4[r] b 0 1");
     assert!((black_held - held).abs() < 30, "{black_held} vs {held}");
 }
+
+#[test]
+fn in_shogi_golds_by_the_king_shelter_it_and_pieces_in_hand_threaten_it() {
+    // White's two golds beside its king on e1, against the same golds three
+    // files away; Black's king alone on e9 either way.
+    let castled = evaluate("shogi", "4k4/9/9/9/9/9/9/9/3GKG3[-] w 0 1");
+    let open = evaluate("shogi", "4k4/9/9/9/9/9/9/9/G3K3G[-] w 0 1");
+    assert!(castled > open + 30, "{castled} vs {open}");
+    // A rook in Black's hand weighs more against a king with no guard than
+    // the rook's value alone: it could drop by the king.
+    let rook_value =
+        evaluate("shogi", "4k4/9/9/9/9/9/9/9/4K4[-] w 0 1") - evaluate("shogi", "4k4/9/9/9/9/9/9/9/4K4[r] w 0 1");
+    let rook_and_bishop_value =
+        evaluate("shogi", "4k4/9/9/9/9/9/9/9/4K4[-] w 0 1") - evaluate("shogi", "4k4/9/9/9/9/9/9/9/4K4[rb] w 0 1");
+    let bishop_alone =
+        evaluate("shogi", "4k4/9/9/9/9/9/9/9/4K4[-] w 0 1") - evaluate("shogi", "4k4/9/9/9/9/9/9/9/4K4[b] w 0 1");
+    assert!(
+        rook_and_bishop_value > rook_value + bishop_alone,
+        "{rook_and_bishop_value} vs {rook_value} + {bishop_alone}"
+    );
+}

@@ -1,7 +1,7 @@
 //! How the core's notes and refusals read in CECP: thinking lines, scores, the
 //! analysis status, chess-server commands, and `Error (...)` lines.
 
-use plugboard_plugin_api::{Score, ScoreKind};
+use plugboard_plugin_api::{Bound, Score, ScoreKind};
 
 use super::{
     Reply,
@@ -28,6 +28,16 @@ pub fn thinking(thought: &Thought, game: &Game) -> Thinking {
         nps: thought.nodes.saturating_mul(1000) / thought.time_ms.max(1),
         tbhits: thought.tbhits,
         pv: pv.join(" "),
+    }
+}
+
+/// `++` or `--` before a line whose score is a bound: the search is failing
+/// high or low, and the score is only as far as it has got.
+pub fn failing(score: Score) -> Option<Reply> {
+    match score.bound {
+        Bound::Exact => None,
+        Bound::Lower => Some(Reply::Failing { high: true }),
+        Bound::Upper => Some(Reply::Failing { high: false }),
     }
 }
 
@@ -119,5 +129,13 @@ mod tests {
                 "tellopponent Hello, resign",
             ]
         );
+    }
+
+    #[test]
+    fn a_bound_is_marked_failing_high_or_low_and_an_exact_score_is_not() {
+        let at = |bound| Score { bound, ..Score::centipawns(40) };
+        assert_eq!(failing(at(Bound::Lower)).map(|reply| reply.to_string()).as_deref(), Some("++"));
+        assert_eq!(failing(at(Bound::Upper)).map(|reply| reply.to_string()).as_deref(), Some("--"));
+        assert_eq!(failing(at(Bound::Exact)), None);
     }
 }

@@ -38,6 +38,10 @@ pub enum Reply {
     OfferDraw,
     /// Colours for the squares of a lifted piece's moves.
     Highlight(String),
+    /// The search is failing high (`++`) or low (`--`): its score is a bound.
+    Failing {
+        high: bool,
+    },
     /// `setup (PIECETOCHAR) WxH+S_PARENT FEN`: the start of an engine-defined variant.
     Setup(String),
     /// `piece ID BETZA`: how a piece of an engine-defined variant moves.
@@ -143,6 +147,7 @@ impl fmt::Display for Reply {
             Reply::EmptyLine => Ok(()),
             Reply::OfferDraw => f.write_str("offer draw"),
             Reply::Highlight(colors) => write!(f, "highlight {}", OneLine(colors)),
+            Reply::Failing { high } => f.write_str(if *high { "++" } else { "--" }),
             Reply::Setup(text) => write!(f, "setup {}", OneLine(text)),
             Reply::Piece(text) => write!(f, "piece {}", OneLine(text)),
             Reply::Resign => f.write_str("resign"),
@@ -158,6 +163,12 @@ impl fmt::Display for Reply {
 mod tests {
     use super::*;
     use crate::quote::QUOTED_CHARS;
+
+    #[test]
+    fn failing_high_and_low_are_marked_as_the_documents_say() {
+        assert_eq!(Reply::Failing { high: true }.to_string(), "++");
+        assert_eq!(Reply::Failing { high: false }.to_string(), "--");
+    }
 
     #[test]
     fn thinking_uses_the_extended_tab_format() {

@@ -489,6 +489,9 @@ impl Session {
         if thought.pondering && self.ponder_quiet_at == Some(self.lines_seen) {
             self.held_ponder_line = Some((thought.job, reply));
         } else {
+            if let Some(mark) = render::failing(thought.score) {
+                self.reply(mark);
+            }
             self.reply(reply);
         }
     }

@@ -208,13 +208,22 @@ impl Rules for Defined {
     }
 
     fn victim_value(&self, m: Move) -> Option<i32> {
+        let enemy_value = |at| {
+            let code = self.position.piece_at(at);
+            (code != 0 && color_of(code) != self.position.turn()).then(|| self.value_of(code))
+        };
         match m.special {
             Special::EnPassant { victim } => Some(self.value_of(self.position.piece_at(victim))),
             Special::Castle { .. } => None,
-            _ => {
-                let code = self.position.piece_at(m.to);
-                (code != 0 && color_of(code) != self.position.turn()).then(|| self.value_of(code))
+            // A move of legs takes on its way and, unless it comes home, where it ends.
+            Special::Leg { via } => {
+                let at_end = if m.to == m.from { None } else { enemy_value(m.to) };
+                match (enemy_value(via), at_end) {
+                    (None, None) => None,
+                    (on_way, at_end) => Some(on_way.unwrap_or(0) + at_end.unwrap_or(0)),
+                }
             }
+            _ => enemy_value(m.to),
         }
     }
 

@@ -239,10 +239,16 @@ impl DefinedGame {
     /// was put down on `via`: where it may end, `via` itself for the move
     /// that stops there.
     pub fn highlight_second_leg(&self, from: &str, via: &str) -> Option<String> {
-        let (from, via) = (self.square_named(from)?, self.square_named(via)?);
+        let (via_text, from, via) = (via, self.square_named(from)?, self.square_named(via)?);
+        let legal = self.legal_moves();
+        // A piece put down where no first leg ends (a move made, then another
+        // piece lifted there) is lifted afresh.
+        if !legal.iter().any(|m| m.from == from && m.via() == Some(via)) {
+            return self.highlight(via_text);
+        }
         let position = self.position();
         let mut marks = [None::<char>; 256];
-        for m in self.legal_moves().into_iter().filter(|m| m.from == from) {
+        for m in legal.into_iter().filter(|m| m.from == from) {
             let ends_here = m.via().is_none() && m.to == via;
             if m.via() == Some(via) || ends_here {
                 let takes_at_end = m.to != m.from && position.piece_at(m.to) != 0;

@@ -118,6 +118,16 @@ fn a_lifted_lion_shows_its_victims_in_cyan_then_where_it_may_end() {
         assert_eq!(colour_at(&lines[0], square), Some(colour), "{square}: {}", lines[0]);
     }
     assert_eq!(colour_at(&lines[0], "b2"), None, "{}", lines[0]);
+    // A plain move put down on e1, then the king lifted from there: its own moves.
+    engine.send("setboard 7k/8/8/8/8/8/8/3K4 w - - 0 1");
+    engine.send("lift d1");
+    engine.send("put e1");
+    engine.send("usermove d1e1");
+    engine.send("usermove h8g8");
+    engine.send("lift e1");
+    let lines = said(&mut engine, 3);
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert_eq!(colour_at(&lines[1], "e2"), Some('Y'), "{}", lines[1]);
     engine.send("quit");
 }
 

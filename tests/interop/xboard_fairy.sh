@@ -5,7 +5,7 @@
 # shared/notes/variants.md), or against itself where none does (twokings), plus
 # the shogi family (shogi against Sjaak II; minishogi and tori shogi, which xboard
 # learns from `setup` and `piece` lines, promoted forms as `piece +S& …`),
-# Mighty Lion chess against itself (HaChu 0.21 forfeits about half its lion
+# Mighty Lion chess and elven chess against themselves (HaChu 0.21 forfeits about half its lion
 # games by moves xboard calls invalid; scripts/variant-match.sh plays it), and
 # the two example definitions of examples/variants, which xboard has never heard
 # of and learns from Plugboard's `setup` and `piece` lines. Two games at a time.
@@ -59,6 +59,7 @@ shogi sjaakii
 minishogi self
 torishogi self
 lion self
+elven self
 amazonchess self
 bigchess self
 normal gui:10x8

@@ -34,7 +34,9 @@ pub enum Special {
 pub struct Move {
     pub from: Square,
     pub to: Square,
-    /// The kind it becomes, plus one; 0 when it stays what it is.
+    /// The kind it becomes, plus one; 0 when it stays what it is. With
+    /// [`Move::PIECE_PROMOTION`] set, the piece becomes its own promoted kind
+    /// (written `+`), as opposed to a pawn choosing what to become.
     pub promotion: u8,
     pub special: Special,
 }
@@ -45,13 +47,24 @@ impl Move {
         Move { from, to, promotion: 0, special: Special::None }
     }
 
+    /// The bit of `promotion` that marks a shogi-style promotion: the move's
+    /// text must not depend on the board (a line of moves is written from one
+    /// position), and elven's knight becomes the same lion a pawn may choose.
+    pub const PIECE_PROMOTION: u8 = 0x80;
+
     /// The kind it promotes to.
     #[must_use]
     pub const fn promotion_kind(&self) -> Option<usize> {
-        match self.promotion {
+        match self.promotion & !Move::PIECE_PROMOTION {
             0 => None,
             code => Some(code as usize - 1),
         }
+    }
+
+    /// Whether the piece becomes its own promoted kind (written `+`).
+    #[must_use]
+    pub const fn is_piece_promotion(&self) -> bool {
+        self.promotion & Move::PIECE_PROMOTION != 0
     }
 
     /// A piece of `kind` from the hand onto `to`.

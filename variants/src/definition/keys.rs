@@ -75,7 +75,8 @@ fn letter_pairs<T>(
     amount: impl Fn(&str) -> Result<T, String>,
 ) -> Result<Vec<(String, T)>, String> {
     let mut pairs = Vec::new();
-    for word in value.split_whitespace() {
+    // `-`: none, as Fairy-Stockfish writes an empty list.
+    for word in value.split_whitespace().filter(|&word| word != "-") {
         let (letter, number) = word
             .split_once(':')
             .filter(|(letter, _)| letter.chars().count() == 1)
@@ -84,6 +85,17 @@ fn letter_pairs<T>(
         pairs.push((name, amount(number)?));
     }
     Ok(pairs)
+}
+
+/// `p:g s:g`: a type for each type, both as the letters they are written with.
+fn type_pairs(rules: &Rules, key: &str, value: &str) -> Result<Vec<(String, String)>, String> {
+    letter_pairs(rules, key, value, "letter:letter pairs such as p:g s:g", |letter| {
+        let mut chars = letter.chars();
+        match (chars.next(), chars.next()) {
+            (Some(target), None) => type_of(rules, key, target),
+            _ => Err(format!("{key} = {value}: expected letter:letter pairs such as p:g s:g")),
+        }
+    })
 }
 
 /// Whether `key` names a piece type (`knight`, `customPiece2`, `king`).
@@ -286,8 +298,12 @@ pub fn apply(rules: &mut Rules, key: &str, value: &str) -> Result<(), String> {
         "enPassantTypesWhite" => rules.en_passant_types[WHITE] = types(rules, key, value)?,
         "enPassantTypesBlack" => rules.en_passant_types[BLACK] = types(rules, key, value)?,
         "castling" => rules.castling = boolean(key, value)?,
-        "castlingKingsideFile" => rules.castling_kingside_file = file(key, value)?,
-        "castlingQueensideFile" => rules.castling_queenside_file = file(key, value)?,
+        "castlingKingsideFile" => both(file(key, value)?, &mut rules.castling_kingside_file),
+        "castlingKingsideFileWhite" => rules.castling_kingside_file[WHITE] = file(key, value)?,
+        "castlingKingsideFileBlack" => rules.castling_kingside_file[BLACK] = file(key, value)?,
+        "castlingQueensideFile" => both(file(key, value)?, &mut rules.castling_queenside_file),
+        "castlingQueensideFileWhite" => rules.castling_queenside_file[WHITE] = file(key, value)?,
+        "castlingQueensideFileBlack" => rules.castling_queenside_file[BLACK] = file(key, value)?,
         "castlingRank" => rules.castling_rank = rank(key, value)?,
         "castlingKingFile" => rules.castling_king_file = file(key, value)?,
         "castlingKingPiece" => both(types(rules, key, value)?, &mut rules.castling_king_piece),
@@ -333,16 +349,9 @@ pub fn apply(rules: &mut Rules, key: &str, value: &str) -> Result<(), String> {
                 _ => return Err(format!("{key} = {value}: expected every or nearestA1")),
             }
         }
-        "promotedPieceType" => {
-            rules.promoted_piece_type =
-                letter_pairs(rules, key, value, "letter:letter pairs such as p:g s:g", |letter| {
-                    let mut chars = letter.chars();
-                    match (chars.next(), chars.next()) {
-                        (Some(target), None) => type_of(rules, key, target),
-                        _ => Err(format!("{key} = {value}: expected letter:letter pairs such as p:g s:g")),
-                    }
-                })?;
-        }
+        "promotedPieceType" => rules.promoted_piece_type = type_pairs(rules, key, value)?,
+        "promotesToPieceType" => rules.promotes_to_piece_type = type_pairs(rules, key, value)?,
+        "piecePromotionOnEntry" => rules.piece_promotion_on_entry = boolean(key, value)?,
         "mandatoryPiecePromotion" => rules.mandatory_piece_promotion = boolean(key, value)?,
         "pieceDrops" => rules.piece_drops = boolean(key, value)?,
         "capturesToHand" => rules.captures_to_hand = boolean(key, value)?,

@@ -142,8 +142,9 @@ pub struct Variant {
     pub double_step_region: [SquareSet; 2],
     pub en_passant_kinds: [KindSet; 2],
     pub castling: bool,
-    pub castling_kingside_file: u8,
-    pub castling_queenside_file: u8,
+    /// Where each side's king goes (white's, then black's).
+    pub castling_kingside_file: [u8; 2],
+    pub castling_queenside_file: [u8; 2],
     /// Relative: 0 is each side's own first rank.
     pub castling_rank: u8,
     pub castling_king_file: u8,
@@ -171,6 +172,8 @@ pub struct Variant {
     pub holdings_pool: bool,
     /// A promotion of a piece (not a pawn's) must be taken when it is offered.
     pub mandatory_piece_promotion: bool,
+    /// A piece promotes only on a move from outside its zone into it.
+    pub piece_promotion_on_entry: bool,
     /// Pieces in hand may be dropped on empty squares.
     pub piece_drops: bool,
     /// A captured piece goes, unpromoted, to the hand of the side that took it.
@@ -244,6 +247,7 @@ impl Variant {
             })
             .collect::<Result<_, String>>()?;
         add_promoted_kinds(name, rules, &mut kinds)?;
+        promote_to_kinds(name, rules, &mut kinds)?;
         let all: KindSet = (1 << kinds.len()) - 1;
         let set = |types: &Types| -> KindSet {
             if types.all {
@@ -353,6 +357,7 @@ impl Variant {
             royal_rule: if rules.extinction_pseudo_royal { RoyalRule::LastOne } else { rules.royal_rule },
             holdings_pool: rules.holdings_pool,
             mandatory_piece_promotion: rules.mandatory_piece_promotion,
+            piece_promotion_on_entry: rules.piece_promotion_on_entry,
             piece_drops: rules.piece_drops,
             captures_to_hand: rules.captures_to_hand,
             drop_region: [0, 1].map(|color| {
@@ -435,6 +440,22 @@ fn add_promoted_kinds(name: &str, rules: &Rules, kinds: &mut Vec<Kind>) -> Resul
         };
         kinds[base].promotes_to = Some(kinds.len());
         kinds.push(promoted);
+    }
+    Ok(())
+}
+
+/// Each `promotesToPieceType` pair: the first type promotes shogi-style into
+/// the second type itself (xboard's elven knight becomes the lion).
+fn promote_to_kinds(name: &str, rules: &Rules, kinds: &mut [Kind]) -> Result<(), String> {
+    for (base_name, target_name) in &rules.promotes_to_piece_type {
+        let find = |type_name: &str| kinds.iter().position(|kind| kind.name == type_name);
+        let (Some(base), Some(target)) = (find(base_name), find(target_name)) else {
+            return Err(format!("variant {name}: promotesToPieceType names a piece it does not have"));
+        };
+        if kinds[base].royal || kinds[base].promotes_to.is_some() || base == target {
+            return Err(format!("variant {name}: {base_name} cannot promote (royal, to itself, or given twice)"));
+        }
+        kinds[base].promotes_to = Some(target);
     }
     Ok(())
 }

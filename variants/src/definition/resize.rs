@@ -231,8 +231,10 @@ pub fn section(variant: &Variant, name: &str, template: &str, files: u8, ranks: 
     if variant.castling {
         for (key, file) in [
             ("castlingKingFile", variant.castling_king_file),
-            ("castlingKingsideFile", variant.castling_kingside_file),
-            ("castlingQueensideFile", variant.castling_queenside_file),
+            ("castlingKingsideFileWhite", variant.castling_kingside_file[0]),
+            ("castlingKingsideFileBlack", variant.castling_kingside_file[1]),
+            ("castlingQueensideFileWhite", variant.castling_queenside_file[0]),
+            ("castlingQueensideFileBlack", variant.castling_queenside_file[1]),
             ("castlingRookKingsideFile", variant.castling_rook_kingside_file),
             ("castlingRookQueensideFile", variant.castling_rook_queenside_file),
         ] {

@@ -81,8 +81,10 @@ pub struct Rules {
     pub double_step_region: [Vec<Area>; 2],
     pub en_passant_types: [Types; 2],
     pub castling: bool,
-    pub castling_kingside_file: u8,
-    pub castling_queenside_file: u8,
+    /// Where the king goes, for each side: white's first, then black's (elven's
+    /// kings start on different files and each castles three squares).
+    pub castling_kingside_file: [u8; 2],
+    pub castling_queenside_file: [u8; 2],
     pub castling_rank: u8,
     pub castling_king_file: u8,
     pub castling_king_piece: [Types; 2],
@@ -114,6 +116,13 @@ pub struct Rules {
     /// `promotedPieceType`: (type, the type whose moves it takes on promoting),
     /// shogi-style, in the promotion zone and on the way out of it.
     pub promoted_piece_type: Vec<(String, String)>,
+    /// Plugboard's own `promotesToPieceType`: (type, the type it becomes) on a
+    /// shogi-style promotion that makes it that other type itself, written with
+    /// that type's letter (xboard's elven knight, which becomes a lion).
+    pub promotes_to_piece_type: Vec<(String, String)>,
+    /// Plugboard's own `piecePromotionOnEntry`: a piece promotes only on a move
+    /// from outside its zone into it (elven), not within or out of it (shogi).
+    pub piece_promotion_on_entry: bool,
     pub mandatory_piece_promotion: bool,
     pub piece_drops: bool,
     pub captures_to_hand: bool,
@@ -161,8 +170,8 @@ impl Default for Rules {
             double_step_region: [vec![Area::Rank(1)], vec![Area::Rank(6)]],
             en_passant_types: pawns(),
             castling: true,
-            castling_kingside_file: 6,
-            castling_queenside_file: 2,
+            castling_kingside_file: [6, 6],
+            castling_queenside_file: [2, 2],
             castling_rank: 0,
             castling_king_file: 4,
             castling_king_piece: [Types::of(&["king"]), Types::of(&["king"])],
@@ -188,6 +197,8 @@ impl Default for Rules {
             royal_rule: RoyalRule::Every,
             holdings_pool: false,
             promoted_piece_type: Vec::new(),
+            promotes_to_piece_type: Vec::new(),
+            piece_promotion_on_entry: false,
             mandatory_piece_promotion: false,
             piece_drops: false,
             captures_to_hand: false,

@@ -42,8 +42,15 @@ impl Position {
     /// Whether the piece of `kind` may promote shogi-style on a move from
     /// `from` to `to`: into, inside or out of its side's zone.
     fn may_promote_piece(&self, kind: usize, from: Square, to: Square) -> bool {
-        let zone = self.variant.promotion_region[usize::from(self.turn)];
-        self.variant.kinds[kind].promotes_to.is_some() && (zone.contains(from) || zone.contains(to))
+        let variant = &self.variant;
+        let zone = variant.promotion_region[usize::from(self.turn)];
+        let Some(promoted) = variant.kinds[kind].promotes_to else { return false };
+        let crosses = if variant.piece_promotion_on_entry {
+            !zone.contains(from) && zone.contains(to)
+        } else {
+            zone.contains(from) || zone.contains(to)
+        };
+        crosses && self.count(self.turn, promoted) < variant.promotion_limit[promoted]
     }
 
     /// Adds the move of the piece of `kind` from `from` to `to`, as each
@@ -53,7 +60,7 @@ impl Position {
         let us = usize::from(self.turn);
         if self.may_promote_piece(kind, from, to) {
             let promoted = variant.kinds[kind].promotes_to.unwrap_or(kind);
-            moves.push(Move { from, to, promotion: promoted as u8 + 1, special });
+            moves.push(Move { from, to, promotion: (promoted as u8 + 1) | Move::PIECE_PROMOTION, special });
             if !variant.mandatory_piece_promotion
                 && (!variant.immobility_illegal || self.could_move_from(kind, to, self.turn))
             {
@@ -232,7 +239,8 @@ impl Position {
         let rank = rank_of(king);
         for (side, rook) in self.castling[usize::from(us)].into_iter().enumerate() {
             let Some(rook) = rook else { continue };
-            let king_file = if side == 0 { variant.castling_kingside_file } else { variant.castling_queenside_file };
+            let king_file = if side == 0 { variant.castling_kingside_file } else { variant.castling_queenside_file }
+                [usize::from(us)];
             let king_to = square(king_file, rank);
             let rook_to = if side == 0 { king_to - 1 } else { king_to + 1 };
             let span = |a: Square, b: Square| file_of(a).min(file_of(b))..=file_of(a).max(file_of(b));

@@ -37,7 +37,7 @@ impl Position {
         write_square(&mut text, m.to, variant.ranks);
         if let Some(kind) = m.promotion_kind() {
             // A shogi-style promotion is `+`; a pawn's names the piece it becomes.
-            let letter = if variant.kinds[kind].promoted_from.is_some() { '+' } else { variant.kinds[kind].letter };
+            let letter = if m.is_piece_promotion() { '+' } else { variant.kinds[kind].letter };
             text.push(letter);
         } else if self.defers_promotion(m) {
             // xboard takes a pawn's move into its zone with no letter for a
@@ -158,9 +158,9 @@ impl Position {
                 && promotion == Some(kind_of(position.piece_at(m.from)))
                 && position.defers_promotion(m);
             let promotion_matches = if promotes_shogi_style {
-                m.promotion_kind().is_some_and(|kind| position.variant.kinds[kind].promoted_from.is_some())
+                m.is_piece_promotion()
             } else {
-                m.promotion_kind() == promotion || stays
+                (m.promotion_kind() == promotion && !m.is_piece_promotion()) || stays
             };
             m.dropped().is_none() && m.from == from && (m.to == to || castle_by_rook) && promotion_matches
         }))

@@ -11,6 +11,7 @@ mod cxboard;
 mod cxboard_fuzz;
 mod datagen;
 mod defined_variants;
+mod elven;
 mod endgames;
 mod faults;
 mod fuzz;

@@ -3,6 +3,7 @@
 
 mod counting;
 mod definitions;
+mod elven;
 mod legality;
 mod lion;
 mod perft;

@@ -172,3 +172,12 @@ fn shoshogi() {
 fn lion() {
     perft("lion", None, &[22, 484, 12586, 326_451]);
 }
+
+/// Elven chess. Sjaak II does not crown pieces and promotes pawns to no lion;
+/// with those two left out (the start's crowned bishop and rook as pieces of
+/// their own) both count 60, 3480, 207978 and 12112699 to depth 4, Sjaak given
+/// xboard's castling (none for black). These counts add the crownings.
+#[test]
+fn elven() {
+    perft("elven", None, &[60, 3480, 208_204, 12_139_401]);
+}

@@ -19,7 +19,9 @@
 # options (`-testClaims false` for losers, whose win by being mated xboard's
 # claim test does not know); DRAW_MOVES, the move xboard draws a game
 # still going at (default 150; 0 plays on to mate or a rule's draw: courier's
-# slow pieces take longer than 150 moves to mate with).
+# slow pieces take longer than 150 moves to mate with); SJAAKII_VARIANTS, a
+# variants file Sjaak II plays from instead of its own (for elven, whose rules
+# Sjaak's file plays otherwise than xboard: scripts/sjaakii-elven.sh).
 #
 # Resumable: pairs are OUT/NAME.d/pair-NNN/, a
 # finished pair is marked done and appended to OUT/NAME.progress and OUT/NAME.pgn,
@@ -77,7 +79,12 @@ engine() {
       CMD="/usr/games/hoixiangqi -x" ;;
     sjaakii | fairy-stockfish | hachu)
       [ -x "/usr/games/$1" ] || fail "/usr/games/$1 missing (scripts/install-deps.sh sjaakii fairy-stockfish hachu)"
-      CMD=/usr/games/$1 ;;
+      CMD=/usr/games/$1
+      if [ "$1" = sjaakii ] && [ -n "${SJAAKII_VARIANTS:-}" ]; then
+        # Its own file left out, so that a variant of the same name is the given file's.
+        CMD="/usr/games/sjaakii -no_user_variants"
+        SEAT_OPTIONS="Variant configuration file=$(realpath -e -- "$SJAAKII_VARIANTS")"
+      fi ;;
     *) echo "unknown engine: $1 (fairymax | shamax | sjaakii | fairy-stockfish | hachu | maxqi | hoixiangqi | plugboard)" >&2; exit 2 ;;
   esac
 }
@@ -90,7 +97,9 @@ probe=$(mktemp -d "${TMPDIR:-/tmp}/variant-probe-XXXXXX")
 trap 'rm -rf "$probe"' EXIT
 WORK=$probe
 for who in "$first" "$opponent"; do
-  engine "$who"
+  SEAT_OPTIONS=""; engine "$who"
+  # Sjaak II reads the given file only when xboard sends the option.
+  [ -z "$SEAT_OPTIONS" ] || continue
   # shellcheck disable=SC2086 # CMD is a command line (hoixiangqi -x)
   variants=$(engine_variants $CMD)
   case ",$variants," in
@@ -155,15 +164,18 @@ play_pair() {
   DEBUG_FILE=$pair_dir/xboard.debug
   PGN=$pair_dir/games.pgn
   XBOARD_OUT=$pair_dir/xboard.out
-  engine "$first"; first_cmd=$CMD
-  engine "$opponent" second; second_cmd=$CMD
+  local seat_options=()
+  SEAT_OPTIONS=""; engine "$first"; first_cmd=$CMD
+  [ -z "$SEAT_OPTIONS" ] || seat_options+=(-firstOptions "$SEAT_OPTIONS")
+  SEAT_OPTIONS=""; engine "$opponent" second; second_cmd=$CMD
+  [ -z "$SEAT_OPTIONS" ] || seat_options+=(-secondOptions "$SEAT_OPTIONS")
   # Two Plugboards are told apart in the PGN (scripts/score.py scores the first).
   local second_name=$opponent
   [ "$opponent" != "$first" ] || second_name=${opponent}2
   echo "== pair $p/$pairs, opening $index: $first - $opponent, $variant, $tc, in $pair_dir"
   # shellcheck disable=SC2086 # XBOARD_ARGS is a list of options
   run_xboard \
-    -variant "$variant" "${start[@]}" \
+    -variant "$variant" "${start[@]}" "${seat_options[@]}" \
     -fcp "$first_cmd" -fd "$pair_dir" -fn "$first" \
     -scp "$second_cmd" -sd "$pair_dir" -sn "$second_name" \
     -mg 2 \

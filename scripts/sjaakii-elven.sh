@@ -3,11 +3,13 @@
 # the definition in Sjaak's own variants file, for scripts/variant-match.sh
 # (SJAAKII_VARIANTS): black gets no castling (xboard 4.9.1 gives it none), and
 # knight, bishop and rook are crowned (+N moving as the lion, +B, +R) in the
-# last three ranks, and the lions lose Sjaak's flags `endangered` (no lion
-# takes a protected lion, even beside it) and `no_retaliate`, which refuse
-# lion trades xboard allows. Sjaak still promotes pawns to no lion, may crown
-# a piece already in the zone (which xboard accepts and Plugboard does not),
-# and may trade lions where xboard forbids it (a forfeit).
+# last three ranks. Sjaak still promotes pawns to no lion, and may crown a
+# piece already in the zone (which xboard accepts and Plugboard does not). Its
+# lions keep their flags `endangered` (no lion takes a protected lion, even
+# beside it) and `no_retaliate`: stricter than xboard's rules, so that Sjaak
+# never trades lions where xboard forbids it, but it calls some of
+# Plugboard's legal lion trades illegal (xboard: a false claim). Without the
+# flags Sjaak takes protected lions from afar and forfeits at once.
 #
 #   scripts/sjaakii-elven.sh > elven-sjaak.txt
 set -euo pipefail
@@ -23,11 +25,11 @@ awk -v white="$(zone 8 9 10)" -v black="$(zone 3 2 1)" '
   /^Piece: Warlock/ {
     print "Piece: Crowned knight"
     print "Move: leap ((0,1)|(1,1))+((0,1)|(1,1))"
+    print "Flags: no_retaliate,endangered"
     print "Symbol: \"+N\", \"+N,+n\""
     print "Value: 1500"
     print ""
   }
-  /^Flags: no_retaliate,endangered/ { next }
   { print }
   /^Zone: rank3/ { print "Zone: crownw = " white; print "Zone: crownb = " black }
   /^Symbol: "[NBR]", / { print "Promotion: crownw, crownb, \"+\"" }

@@ -16,11 +16,6 @@ fn is_result(line: &str) -> bool {
     ["1-0", "0-1", "1/2-1/2"].iter().any(|r| line.starts_with(r))
 }
 
-/// What the engine said before `pong n`, its `#` diagnostics left out.
-fn said(engine: &mut Engine, n: u32) -> Vec<String> {
-    engine.sync(n).into_iter().filter(|line| !line.starts_with('#')).collect()
-}
-
 fn engine_in(variant: &str) -> Engine {
     let mut engine = Engine::start(None);
     let features = engine.handshake().join("\n");
@@ -62,7 +57,7 @@ fn every_built_in_variant_is_played_legally_and_its_claims_are_the_rules() {
             let m =
                 position.parse_move(text).unwrap_or_else(|why| panic!("{name}: {text} is {why} in {}", position.fen()));
             position.play(m);
-            let after = said(&mut engine, ply + 1);
+            let after = engine.said(ply + 1);
             if let Some(claim) = after.iter().find(|l| is_result(l)) {
                 let outcome = position.outcome().unwrap_or_else(|| panic!("{name}: {claim} in {}", position.fen()));
                 let expected = match outcome.winner {
@@ -87,17 +82,17 @@ fn positions_moves_promotions_and_refusals_read_as_xboard_writes_them() {
     engine.send("usermove b7b8");
     engine.send("usermove b7b8c");
     engine.send("usermove k1k2");
-    let lines = said(&mut engine, 1);
+    let lines = engine.said(1);
     assert_eq!(lines, ["Illegal move (not legal in this position): b7b8", "Illegal move (not a move): k1k2"]);
     // Castling three files, as xboard writes the king's move.
     engine.send("setboard r4k3r/10/10/10/10/10/10/R4K3R w KQkq - 0 1");
     engine.send("usermove f1i1");
     engine.send("usermove f8c8");
-    assert_eq!(said(&mut engine, 2), Vec::<String>::new());
+    assert_eq!(engine.said(2), Vec::<String>::new());
     // A FEN of another board is refused, and moves with it until the next position.
     engine.send("setboard rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
     engine.send("usermove e2e4");
-    let lines = said(&mut engine, 3);
+    let lines = engine.said(3);
     assert!(lines[0].starts_with("tellusererror Illegal position"), "{lines:?}");
     assert!(lines[1].starts_with("Illegal move"), "{lines:?}");
     engine.send("quit");
@@ -108,7 +103,7 @@ fn positions_moves_promotions_and_refusals_read_as_xboard_writes_them() {
     grand.send("usermove e2e4");
     grand.send("usermove e7e5");
     grand.send("usermove e1e3");
-    assert_eq!(said(&mut grand, 1), ["Illegal move (not legal in this position): e1e3"]);
+    assert_eq!(grand.said(1), ["Illegal move (not legal in this position): e1e3"]);
     grand.send("quit");
 
     // xboard's nocastle FEN has no castling field; caparandom's uses Shredder letters.
@@ -116,7 +111,7 @@ fn positions_moves_promotions_and_refusals_read_as_xboard_writes_them() {
     nocastle.send("force");
     nocastle.send("setboard qnbkrbnr/pppppppp/8/8/8/8/PPPPPPPP/QNBKRBNR w - 0 1");
     nocastle.send("usermove e2e4");
-    assert_eq!(said(&mut nocastle, 1), Vec::<String>::new());
+    assert_eq!(nocastle.said(1), Vec::<String>::new());
     nocastle.send("quit");
     let mut crc = engine_in("caparandom");
     crc.send("force");
@@ -124,7 +119,7 @@ fn positions_moves_promotions_and_refusals_read_as_xboard_writes_them() {
     crc.send("usermove d1e3");
     crc.send("usermove d8e6");
     crc.send("usermove O-O-O");
-    assert_eq!(said(&mut crc, 1), Vec::<String>::new());
+    assert_eq!(crc.said(1), Vec::<String>::new());
     crc.send("quit");
 }
 
@@ -140,7 +135,7 @@ fn the_size_prefix_names_a_variant_at_its_own_size_or_remakes_it_for_another() {
     engine.send("variant 9x9+0_xiangqi");
     engine.send("variant 10x8+5_normal");
     engine.send("variant 6x8+0_normal");
-    let lines = said(&mut engine, 1);
+    let lines = engine.said(1);
     let refused: Vec<&String> = lines.iter().filter(|l| l.starts_with("Error")).collect();
     assert_eq!(
         refused,
@@ -162,7 +157,7 @@ fn the_size_prefix_names_a_variant_at_its_own_size_or_remakes_it_for_another() {
     engine.send("new");
     engine.send("variant 10x8+0_normal");
     engine.send("force");
-    let lines = said(&mut engine, 2);
+    let lines = engine.said(2);
     assert!(
         lines.contains(
             &"setup (PNBRQ................Kpnbrq................k) 10x8+0_normal \
@@ -185,7 +180,7 @@ fn the_size_prefix_names_a_variant_at_its_own_size_or_remakes_it_for_another() {
     engine.send("force");
     engine.send("usermove a2a3");
     engine.send("usermove a7a6");
-    let lines = said(&mut engine, 3);
+    let lines = engine.said(3);
     assert!(
         lines.iter().any(|l| l.ends_with("8x10+0_makruk rnsmksnr/8/pppppppp/8/8/8/8/PPPPPPPP/8/RNSKMSNR w - - 0 1"))
     );
@@ -193,7 +188,7 @@ fn the_size_prefix_names_a_variant_at_its_own_size_or_remakes_it_for_another() {
     // Super keeps the eight holdings squares xboard gives it, and its pool.
     engine.send("new");
     engine.send("variant 10x8+8_super");
-    let lines = said(&mut engine, 4);
+    let lines = engine.said(4);
     assert!(
         lines.iter().any(|l| l.starts_with("setup (") && l.contains(") 10x8+8_super ") && l.contains("[AESVaesv]")),
         "{lines:?}"
@@ -208,7 +203,7 @@ fn piece_lines_are_written_in_the_order_xboard_reads() {
     // diagonal and take on every side there, and xboard would refuse king
     // moves beside it.
     let mut engine = engine_in("berolina");
-    let lines = said(&mut engine, 1);
+    let lines = engine.said(1);
     assert!(lines.contains(&"piece P& fmFfceWifmnA".to_owned()), "{lines:?}");
     engine.send("quit");
 }
@@ -220,7 +215,7 @@ fn each_variant_claims_its_own_results() {
     losers.send("force");
     losers.send("setboard 4k3/8/8/8/8/8/r7/R3K3 b - - 0 1");
     losers.send("usermove a2a1");
-    let lines = said(&mut losers, 1);
+    let lines = losers.said(1);
     assert!(lines.iter().any(|l| l.starts_with("1-0 {")), "{lines:?}");
     losers.send("quit");
     // Shatranj: the stalemated side loses.
@@ -228,7 +223,7 @@ fn each_variant_claims_its_own_results() {
     shatranj.send("force");
     shatranj.send("setboard k7/p2N4/2K5/P7/8/8/8/8 w - - 0 1");
     shatranj.send("usermove a5a6");
-    let lines = said(&mut shatranj, 1);
+    let lines = shatranj.said(1);
     assert!(lines.iter().any(|l| l.starts_with("1-0 {") && l.contains("stalemated")), "{lines:?}");
     shatranj.send("quit");
 }
@@ -256,7 +251,7 @@ fn makruks_count_draws_the_game_and_the_search_knows_it() {
     claim.send("force");
     claim.send("setboard 8/8/8/4k3/8/8/8/R3K3 w - 32 32 60");
     claim.send("usermove a1a2");
-    let lines = said(&mut claim, 1);
+    let lines = claim.said(1);
     assert!(!lines.iter().any(|l| is_result(l)), "{lines:?}");
     claim.send("quit");
     // The same position to search: a rook up, yet no mate in time, so a draw
@@ -314,7 +309,7 @@ fn a_users_definition_is_announced_set_up_for_xboard_and_played() {
     assert!(features.contains(",amazonchess,") && features.contains(",bigchess,"), "{features}");
     engine.send("new");
     engine.send("variant bigchess");
-    let lines = said(&mut engine, 1);
+    let lines = engine.said(1);
     assert_eq!(
         lines[0],
         "setup (PNBRQ..C.WKpnbrq..c.wk) 10x10+0_fairy \
@@ -341,7 +336,7 @@ fn faulty_definitions_are_refused_with_their_file_and_line() {
     let home = tempfile::tempdir().unwrap();
     let mut engine = Engine::start_with_env(home, None, &[], &[("PLUGBOARD_VARIANT_PATH", bad.as_os_str())]);
     let features = engine.handshake();
-    let told = said(&mut engine, 1);
+    let told = engine.said(1);
     assert!(
         told.iter().any(|l| l.starts_with("tellusererror") && l.contains("bad.ini:3: unknown key 'wibble'")),
         "{told:?}"
@@ -351,14 +346,14 @@ fn faulty_definitions_are_refused_with_their_file_and_line() {
     let good = folder.path().join("good.ini");
     std::fs::write(&good, "[mine:chess]\nqueen = -\namazon = q\n").unwrap();
     engine.send(&format!("option Variant file={}", bad.display()));
-    let told = said(&mut engine, 2);
+    let told = engine.said(2);
     assert!(told.iter().any(|l| l.contains("bad.ini:3")), "{told:?}");
     engine.send(&format!("option Variant file={}", good.display()));
-    let told = said(&mut engine, 3);
+    let told = engine.said(3);
     assert!(told.iter().any(|l| l.starts_with("telluser Variants added") && l.contains("mine")), "{told:?}");
     assert!(told.iter().any(|l| l.starts_with("feature variants=") && l.contains(",mine")), "{told:?}");
     engine.send("variant mine");
-    let told = said(&mut engine, 4);
+    let told = engine.said(4);
     assert!(told.iter().any(|l| l.starts_with("setup (")), "{told:?}");
     engine.send("quit");
 }
@@ -370,13 +365,13 @@ fn edit_sets_up_a_board_of_the_variant() {
     for line in ["edit", "#", "Kd1", "Qe2", "c", "Kd8", "Pa7", "Bz9", "."] {
         engine.send(line);
     }
-    let lines = said(&mut engine, 1);
+    let lines = engine.said(1);
     assert_eq!(lines.len(), 1, "{lines:?}");
     assert!(lines[0].starts_with("Error (bad parameter): Bz9"), "{lines:?}");
     // The ferz (Q) steps diagonally; the alfil's letter is B.
     engine.send("usermove e2f3");
     engine.send("usermove d8d7");
-    assert_eq!(said(&mut engine, 2), Vec::<String>::new());
+    assert_eq!(engine.said(2), Vec::<String>::new());
     engine.send("quit");
 }
 

@@ -6,11 +6,6 @@ use crate::common;
 
 use common::Engine;
 
-/// What the engine said before `pong n`, its `#` diagnostics and `piece` lines left out.
-fn said(engine: &mut Engine, n: u32) -> Vec<String> {
-    engine.sync(n).into_iter().filter(|line| !line.starts_with('#') && !line.starts_with("piece ")).collect()
-}
-
 fn elven_engine() -> Engine {
     let mut engine = Engine::start(None);
     let features = engine.handshake().join("\n");
@@ -39,7 +34,7 @@ fn crownings_and_the_pawns_lion_are_read_as_xboard_sends_them() {
     engine.send("usermove h6h7l");
     engine.send("usermove h6h7");
     engine.send("usermove h6h7q");
-    let lines = said(&mut engine, 1);
+    let lines = engine.said_but_pieces(1);
     assert_eq!(
         lines,
         [
@@ -73,6 +68,6 @@ fn white_castles_three_squares_and_black_not_at_all_from_the_start() {
     engine.send("usermove h0g0");
     engine.send("usermove f9e9");
     engine.send("usermove i0j0");
-    let lines = said(&mut engine, 1);
+    let lines = engine.said_but_pieces(1);
     assert_eq!(lines, ["Illegal move (not legal in this position): e9h9"]);
 }

@@ -7,12 +7,6 @@ use crate::common;
 
 use common::Engine;
 
-/// What the engine said before `pong n`, its `#` diagnostics and the `piece`
-/// lines of `variant lion` left out.
-fn said(engine: &mut Engine, n: u32) -> Vec<String> {
-    engine.sync(n).into_iter().filter(|line| !line.starts_with('#') && !line.starts_with("piece ")).collect()
-}
-
 fn lion_engine() -> Engine {
     let mut engine = Engine::start(None);
     let features = engine.handshake().join("\n");
@@ -69,7 +63,7 @@ fn moves_of_two_legs_are_read_as_xboard_sends_them() {
     engine.send("usermove d6d7,d7d7");
     engine.send("usermove d6c7,d7d6");
     engine.send("usermove d6d7,d7d6");
-    let lines = said(&mut engine, 1);
+    let lines = engine.said_but_pieces(1);
     assert_eq!(
         lines,
         ["Illegal move (not legal in this position): d6d7,d7d7", "Illegal move (not a move): d6c7,d7d6",]
@@ -79,7 +73,7 @@ fn moves_of_two_legs_are_read_as_xboard_sends_them() {
     engine.send("usermove d4d5,d5d4");
     engine.send("undo");
     engine.send("usermove d4d5,d5c6");
-    assert_eq!(said(&mut engine, 2), Vec::<String>::new());
+    assert_eq!(engine.said_but_pieces(2), Vec::<String>::new());
     engine.send("quit");
 }
 
@@ -102,7 +96,7 @@ fn a_lifted_lion_shows_its_victims_in_cyan_then_where_it_may_end() {
     let mut engine = lion_engine();
     engine.send(&format!("setboard {PAWNS_IN_FRONT}"));
     engine.send("lift d4");
-    let lines = said(&mut engine, 1);
+    let lines = engine.said_but_pieces(1);
     assert_eq!(lines.len(), 1, "{lines:?}");
     assert_eq!(colour_at(&lines[0], "d5"), Some('C'), "the pawn it may take and go on from: {}", lines[0]);
     assert_eq!(colour_at(&lines[0], "d6"), Some('R'), "{}", lines[0]);
@@ -112,7 +106,7 @@ fn a_lifted_lion_shows_its_victims_in_cyan_then_where_it_may_end() {
     // back home (igui), aside, or stop on d5.
     engine.send("put d5");
     engine.send("lift d5");
-    let lines = said(&mut engine, 2);
+    let lines = engine.said_but_pieces(2);
     assert_eq!(lines.len(), 1, "{lines:?}");
     for (square, colour) in [("d6", 'R'), ("d5", 'R'), ("d4", 'Y'), ("c6", 'Y'), ("e4", 'Y')] {
         assert_eq!(colour_at(&lines[0], square), Some(colour), "{square}: {}", lines[0]);
@@ -125,7 +119,7 @@ fn a_lifted_lion_shows_its_victims_in_cyan_then_where_it_may_end() {
     engine.send("usermove d1e1");
     engine.send("usermove h8g8");
     engine.send("lift e1");
-    let lines = said(&mut engine, 3);
+    let lines = engine.said_but_pieces(3);
     assert_eq!(lines.len(), 2, "{lines:?}");
     assert_eq!(colour_at(&lines[1], "e2"), Some('Y'), "{}", lines[1]);
     engine.send("quit");
@@ -137,12 +131,12 @@ fn lions_are_not_traded_off() {
     // The black lion is protected by a pawn: taking it from afar is refused.
     engine.send("setboard 4k3/4p3/3l4/8/3L4/8/8/4K3 w - - 0 1");
     engine.send("usermove d4d6");
-    assert_eq!(said(&mut engine, 1), ["Illegal move (not legal in this position): d4d6"]);
+    assert_eq!(engine.said_but_pieces(1), ["Illegal move (not legal in this position): d4d6"]);
     // A rook takes a lion: the bishop may not take the other at once.
     engine.send("setboard 4k3/8/8/7b/3l4/5L2/8/3RK3 w - - 0 1");
     engine.send("usermove d1d4");
     engine.send("usermove h5f3");
     engine.send("usermove h5g6");
-    assert_eq!(said(&mut engine, 2), ["Illegal move (not legal in this position): h5f3"]);
+    assert_eq!(engine.said_but_pieces(2), ["Illegal move (not legal in this position): h5f3"]);
     engine.send("quit");
 }

@@ -8,11 +8,6 @@ use crate::common;
 
 use common::Engine;
 
-/// What the engine said before `pong n`, its `#` diagnostics left out.
-fn said(engine: &mut Engine, n: u32) -> Vec<String> {
-    engine.sync(n).into_iter().filter(|line| !line.starts_with('#')).collect()
-}
-
 fn shogi_engine() -> Engine {
     let mut engine = Engine::start(None);
     let features = engine.handshake().join("\n");
@@ -36,7 +31,7 @@ fn drops_and_promotions_read_as_xboard_sends_them() {
     }
     engine.send("usermove B@e5");
     engine.send("usermove b@e5");
-    assert_eq!(said(&mut engine, 1), ["Illegal move (not legal in this position): b@e5"]);
+    assert_eq!(engine.said(1), ["Illegal move (not legal in this position): b@e5"]);
     engine.send("usermove e7e6");
     // Into the zone the bishop may promote or not: `=` declines, as xboard writes it.
     engine.send("usermove e5c7=");
@@ -49,7 +44,7 @@ fn drops_and_promotions_read_as_xboard_sends_them() {
     engine.send("usermove P@c6");
     engine.send("usermove d9d8");
     engine.send("usermove P@e4");
-    let lines = said(&mut engine, 2);
+    let lines = engine.said(2);
     assert_eq!(
         lines,
         ["Illegal move (not legal in this position): P@c6", "Illegal move (not legal in this position): P@e4"]
@@ -59,14 +54,14 @@ fn drops_and_promotions_read_as_xboard_sends_them() {
     engine.send("setboard 4k4/9/9/3N5/9/9/9/9/4K4[-] w 0 1");
     engine.send("usermove d6c8=");
     engine.send("usermove d6c8");
-    assert_eq!(said(&mut engine, 3), ["Illegal move (not legal in this position): d6c8="]);
+    assert_eq!(engine.said(3), ["Illegal move (not legal in this position): d6c8="]);
     // A pawn may not be dropped where it could never move, nor to give mate.
     engine.send(&format!("setboard {BOXED_KING}[P] w 0 1"));
     engine.send("usermove P@a9");
     engine.send("usermove P@e8");
     engine.send("usermove P@e6");
     assert_eq!(
-        said(&mut engine, 4),
+        engine.said(4),
         ["Illegal move (not legal in this position): P@a9", "Illegal move (not legal in this position): P@e8"]
     );
     engine.send("quit");
@@ -90,7 +85,7 @@ fn minishogi_is_set_up_for_xboard_from_its_size_prefix() {
     engine.handshake();
     engine.send("new");
     engine.send("variant 5x5+5_shogi");
-    let lines = said(&mut engine, 1);
+    let lines = engine.said(1);
     assert_eq!(
         lines.first().map(String::as_str),
         Some("setup (P.BR.S...G.+.++.+Kp.br.s...g.+.++.+k) 5x5+5_shogi rbsgk/4p/5/P4/KGSBR[-] w 0 1")
@@ -100,7 +95,7 @@ fn minishogi_is_set_up_for_xboard_from_its_size_prefix() {
     for m in ["a2a3", "e4e3", "a3a4", "e3e2", "a4a5+", "e2e1", "R@c3", "P@b3"] {
         engine.send(&format!("usermove {m}"));
     }
-    assert_eq!(said(&mut engine, 2), ["Illegal move (not legal in this position): P@b3"]);
+    assert_eq!(engine.said(2), ["Illegal move (not legal in this position): P@b3"]);
     engine.send("quit");
 }
 
@@ -111,14 +106,14 @@ fn edit_places_promoted_pieces_as_the_documents_write_them() {
     for line in ["edit", "#", "Ke1", "Pe5+", "Kd1+", "c", "Ke9", "."] {
         engine.send(line);
     }
-    let lines = said(&mut engine, 1);
+    let lines = engine.said(1);
     assert_eq!(lines.len(), 1, "{lines:?}");
     assert!(lines[0].starts_with("Error (bad parameter): Kd1+"), "{lines:?}");
     // The tokin steps sideways, which a pawn cannot, but not diagonally back.
     engine.send("usermove e5d5");
     engine.send("usermove e9e8");
     engine.send("usermove d5c4");
-    assert_eq!(said(&mut engine, 2), ["Illegal move (not legal in this position): d5c4"]);
+    assert_eq!(engine.said(2), ["Illegal move (not legal in this position): d5c4"]);
     engine.send("quit");
 }
 
@@ -130,7 +125,7 @@ fn a_fourfold_repetition_of_checks_is_lost_by_the_side_giving_them() {
     let cycle = ["e9d9", "e5d5", "d9e9", "d5e5"];
     for (n, m) in cycle.iter().cycle().take(12).enumerate() {
         engine.send(&format!("usermove {m}"));
-        let lines = said(&mut engine, n as u32 + 1);
+        let lines = engine.said(n as u32 + 1);
         let expected: &[&str] = if n == 11 { &["0-1 {perpetual check}"] } else { &[] };
         assert_eq!(lines, expected, "after ply {}", n + 1);
     }
@@ -143,7 +138,7 @@ fn sho_shogi_is_set_up_for_xboard_from_its_size_prefix() {
     engine.handshake();
     engine.send("new");
     engine.send("variant 9x9+0_shogi");
-    let lines = said(&mut engine, 1);
+    let lines = engine.said(1);
     assert_eq!(
         lines.first().map(String::as_str),
         Some(
@@ -158,6 +153,6 @@ fn sho_shogi_is_set_up_for_xboard_from_its_size_prefix() {
     for m in ["c3c4", "g7g6", "b2h8+", "g9h8", "B@e5"] {
         engine.send(&format!("usermove {m}"));
     }
-    assert_eq!(said(&mut engine, 2), ["Illegal move (not legal in this position): B@e5"]);
+    assert_eq!(engine.said(2), ["Illegal move (not legal in this position): B@e5"]);
     engine.send("quit");
 }

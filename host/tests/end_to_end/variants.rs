@@ -8,11 +8,6 @@ use common::Engine;
 use plugboard_plugin_api::Variant;
 use shakmaty::{CastlingMode, Position, uci::UciMove, variant::VariantPosition};
 
-/// What the engine said before `pong n`, its `#` diagnostics left out.
-fn said(engine: &mut Engine, n: u32) -> Vec<String> {
-    engine.sync(n).into_iter().filter(|line| !line.starts_with('#')).collect()
-}
-
 fn is_result(line: &str) -> bool {
     ["1-0", "0-1", "1/2-1/2"].iter().any(|r| line.starts_with(r))
 }
@@ -74,19 +69,19 @@ fn crazyhouse_reads_drops_and_holdings() {
     }
     // White holds the pawn it took: a drop is legal, a queen drop is not.
     engine.send("Q@e4");
-    assert_eq!(said(&mut engine, 1), ["Illegal move (not legal in this position): Q@e4"]);
+    assert_eq!(engine.said(1), ["Illegal move (not legal in this position): Q@e4"]);
     engine.send("P@e4");
-    assert_eq!(said(&mut engine, 2), Vec::<String>::new());
+    assert_eq!(engine.said(2), Vec::<String>::new());
     // The server's holdings replace ours: now Black holds a knight it can drop.
     engine.send("holding [] [PN]");
     engine.send("N@c6");
-    assert_eq!(said(&mut engine, 3), Vec::<String>::new());
+    assert_eq!(engine.said(3), Vec::<String>::new());
     engine.send("holding [] [PN] BX");
-    assert_eq!(said(&mut engine, 4), ["Error (bad parameter): holding [] [PN] BX"]);
+    assert_eq!(engine.said(4), ["Error (bad parameter): holding [] [PN] BX"]);
     engine.send("holding [] [PN] BN now");
-    assert_eq!(said(&mut engine, 6), ["Error (too many parameters): holding [] [PN] BN now"]);
+    assert_eq!(engine.said(6), ["Error (too many parameters): holding [] [PN] BN now"]);
     engine.send("holding [Z] []");
-    assert_eq!(said(&mut engine, 5), ["Error (bad parameter): holding [Z] []"]);
+    assert_eq!(engine.said(5), ["Error (bad parameter): holding [Z] []"]);
     // A search from here must answer with a legal move of the position with the drop.
     engine.send("go");
     let reply = engine.expect_move();
@@ -113,10 +108,7 @@ fn holding_outside_crazyhouse_is_refused() {
     engine.handshake();
     engine.send("new");
     engine.send("holding [P] []");
-    assert_eq!(
-        said(&mut engine, 1),
-        ["Error (command not legal now): holding [P] [] (holdings exist only in crazyhouse)"]
-    );
+    assert_eq!(engine.said(1), ["Error (command not legal now): holding [P] [] (holdings exist only in crazyhouse)"]);
 }
 
 #[test]
@@ -125,13 +117,13 @@ fn engine_defined_variants_send_their_start_position() {
     engine.handshake();
     engine.send("new");
     engine.send("variant racingkings");
-    assert_eq!(said(&mut engine, 1), ["setup (PNBRQKpnbrqk) 8x8+0_fairy 8/8/8/8/8/8/krbnNBRK/qrbnNBRQ w - - 0 1"]);
+    assert_eq!(engine.said(1), ["setup (PNBRQKpnbrqk) 8x8+0_fairy 8/8/8/8/8/8/krbnNBRK/qrbnNBRQ w - - 0 1"]);
     engine.send("variant seirawan");
-    assert_eq!(said(&mut engine, 2), ["Error (unsupported variant): variant seirawan"]);
+    assert_eq!(engine.said(2), ["Error (unsupported variant): variant seirawan"]);
     // The refused variant left the racing-kings game as it was.
     engine.send("force");
     engine.send("h2h3");
-    assert_eq!(said(&mut engine, 3), Vec::<String>::new());
+    assert_eq!(engine.said(3), Vec::<String>::new());
 }
 
 #[test]
@@ -144,14 +136,14 @@ fn a_variant_setboard_keeps_the_variant_rules() {
     // White needs one more check: any check ends the game.
     engine.send("setboard 4k3/8/8/8/8/8/8/R3K3 w - - 1+3 0 1");
     engine.send("a1a8");
-    assert_eq!(said(&mut engine, 1), ["1-0 {White gave the third check}"]);
+    assert_eq!(engine.said(1), ["1-0 {White gave the third check}"]);
     engine.send("setboard 4k3/8/8/8/8/8/8/R3K3 w - - 1+3 0 1");
     engine.send("a1e1");
-    assert_eq!(said(&mut engine, 2), ["Illegal move (not legal in this position): a1e1"]);
+    assert_eq!(engine.said(2), ["Illegal move (not legal in this position): a1e1"]);
     // Real mate still reads as mate.
     engine.send("setboard 3k4/8/3K4/8/8/8/8/R7 w - - 3+3 0 1");
     engine.send("a1a8");
-    assert_eq!(said(&mut engine, 3), ["1-0 {White mates}"]);
+    assert_eq!(engine.said(3), ["1-0 {White mates}"]);
 }
 
 #[test]
@@ -163,7 +155,7 @@ fn a_search_that_cannot_play_the_variant_hands_the_game_to_the_built_in_one() {
     engine.send("option Search=crashy");
     engine.send("new");
     engine.send("variant atomic");
-    let told: Vec<String> = said(&mut engine, 1).into_iter().filter(|l| l.starts_with("tell")).collect();
+    let told: Vec<String> = engine.said(1).into_iter().filter(|l| l.starts_with("tell")).collect();
     assert_eq!(told, ["telluser The search crashy cannot play atomic; alphabeta plays this game."]);
     engine.send("sd 2");
     engine.send("go");
@@ -171,5 +163,5 @@ fn a_search_that_cannot_play_the_variant_hands_the_game_to_the_built_in_one() {
     let start = VariantPosition::new(shakmaty::variant::Variant::Atomic);
     assert!(m.parse::<UciMove>().unwrap().to_move(&start).is_ok(), "{m}");
     // The crashy plugin was never run, so nothing failed.
-    assert!(!said(&mut engine, 2).iter().any(|l| l.starts_with("tellusererror")));
+    assert!(!engine.said(2).iter().any(|l| l.starts_with("tellusererror")));
 }

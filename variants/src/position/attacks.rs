@@ -13,7 +13,14 @@ impl Position {
     /// The ray as `color` plays it: the second player's turned half round.
     #[inline]
     pub(crate) fn oriented(ray: &Ray, color: u8) -> (i8, i8) {
-        if color == 0 { (ray.df, ray.dr) } else { (-ray.df, -ray.dr) }
+        Position::turned((ray.df, ray.dr), color)
+    }
+
+    /// A step `(files, ranks)` as the first player writes it, as `color`
+    /// takes it: the second player's pieces face the other way.
+    #[inline(always)]
+    pub(crate) fn turned((df, dr): (i8, i8), color: u8) -> (i8, i8) {
+        if color == 0 { (df, dr) } else { (-df, -dr) }
     }
 
     /// Whether the lame leap `ray` from `from`, as `color` plays it, finds one

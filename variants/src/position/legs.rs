@@ -31,8 +31,7 @@ impl Position {
         let variant = self.variant.clone();
         let mut passed = false;
         for leg in &variant.kinds[kind].legs {
-            let turn = |(df, dr): (i8, i8)| if us == 0 { (df, dr) } else { (-df, -dr) };
-            let (vf, vr) = turn(leg.via);
+            let (vf, vr) = Position::turned(leg.via, us);
             let Some(via) = self.offset(from, vf, vr, false) else { continue };
             let victim = self.piece_at(via);
             if victim == 0 {
@@ -50,7 +49,7 @@ impl Position {
             let to = if leg.to == (0, 0) {
                 from
             } else {
-                let (tf, tr) = turn(leg.to);
+                let (tf, tr) = Position::turned(leg.to, us);
                 let Some(to) = self.offset(from, tf, tr, false) else { continue };
                 to
             };

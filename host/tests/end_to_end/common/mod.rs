@@ -161,6 +161,16 @@ impl Engine {
         lines
     }
 
+    /// What the engine said before `pong n`, its `#` diagnostics left out.
+    pub fn said(&mut self, n: u32) -> Vec<String> {
+        self.sync(n).into_iter().filter(|line| !line.starts_with('#')).collect()
+    }
+
+    /// [`Engine::said`] with the `piece` lines of a variant's start left out too.
+    pub fn said_but_pieces(&mut self, n: u32) -> Vec<String> {
+        self.said(n).into_iter().filter(|line| !line.starts_with("piece ")).collect()
+    }
+
     /// Waits for `move X` and returns X.
     pub fn expect_move(&mut self) -> String {
         let lines = self.read_until(|l| l.starts_with("move "));

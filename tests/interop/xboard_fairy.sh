@@ -3,12 +3,14 @@
 # one short game of each variant Plugboard plays as data, against a Debian engine
 # that plays it (Fairy-Max, ShaMax, Sjaak II, Fairy-Stockfish; see
 # shared/notes/variants.md), or against itself where none does (twokings), plus
-# the shogi family (shogi against Sjaak II; minishogi and tori shogi, which xboard
-# learns from `setup` and `piece` lines, promoted forms as `piece +S& …`),
-# Mighty Lion chess and elven chess against themselves (HaChu 0.21 forfeits about half its lion
-# games by moves xboard calls invalid; scripts/variant-match.sh plays it), and
-# the two example definitions of examples/variants, which xboard has never heard
-# of and learns from Plugboard's `setup` and `piece` lines. Two games at a time.
+# the shogi family (shogi against Sjaak II; minishogi, tori and sho shogi, which
+# xboard learns from `setup` and `piece` lines, promoted forms as `piece +S& …`),
+# Mighty Lion chess and elven chess against themselves (HaChu 0.21 forfeits
+# about half its lion games by moves xboard calls invalid; Sjaak II's lion
+# rules refuse lion trades xboard allows; scripts/variant-match.sh plays
+# both), and the two example definitions of examples/variants, which xboard
+# has never heard of and learns from Plugboard's `setup` and `piece` lines.
+# Two games at a time.
 #
 # Usage (from the repository root):
 #     tests/interop/xboard_fairy.sh target/release/plugboard [VARIANT...]
@@ -60,6 +62,7 @@ minishogi self
 torishogi self
 lion self
 elven self
+shoshogi self
 amazonchess self
 bigchess self
 normal gui:10x8

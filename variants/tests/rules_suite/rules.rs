@@ -191,21 +191,19 @@ fn the_falcon_leaps_unless_all_three_of_its_ways_are_blocked() {
 }
 
 #[test]
-fn in_sho_shogi_a_crown_prince_lets_the_king_be_taken() {
+fn in_sho_shogi_as_xboard_referees_it_the_king_is_royal_beside_a_crown_prince() {
     // White has a king on e1 and a crown prince (a promoted elephant) on a1;
-    // Black's rook on e9 attacks the king, which may stay where it is.
+    // Black's rook on e8 checks the king, which must get out of check.
     let mut game = position("shoshogi", "4k4/4r4/9/9/9/9/9/9/+E3K4 w 0 1");
-    assert!(!game.in_check(), "with two royal pieces neither is in check");
-    play(&mut game, &["a1a2"]);
-    play(&mut game, &["e8e1"]);
-    assert_eq!(game.outcome(), None, "the prince plays on");
-    // Now the prince is the last: it may not be left in check.
-    play(&mut game, &["a2b2"]);
-    play(&mut game, &["e1e2"]);
-    assert!(game.in_check());
-    assert_eq!(game.parse_move("b2c2"), Err("not legal in this position"));
-    play(&mut game, &["b2a3"]);
-    // A side whose king and prince are both gone has lost.
-    let game = position("shoshogi", "4k4/9/9/9/9/9/9/9/4G4 w 0 1");
-    assert_eq!(game.immediate_end(), Some(Outcome { winner: Some(1), reason: Reason::Extinction }));
+    assert!(game.in_check(), "xboard 4.9.1 counts no prince as royal");
+    assert_eq!(game.parse_move("a1a2"), Err("not legal in this position"));
+    play(&mut game, &["e1d1"]);
+    // The prince moves as the king and is taken as any piece.
+    play(&mut game, &["e8e2"]);
+    play(&mut game, &["a1b2"]);
+    assert_eq!(game.fen(), "4k4/9/9/9/9/9/9/1+E2r4/3K5 b - - 3 2");
+    // Mate ends the game as in shogi, prince or no prince.
+    let mut mated = position("shoshogi", "4k4/9/9/9/9/9/9/1r7/r3K3+E w 0 1");
+    assert!(mated.in_check());
+    assert_eq!(mated.outcome(), Some(Outcome { winner: Some(1), reason: Reason::Checkmate }));
 }

@@ -17,7 +17,7 @@ fn handshake_lists_features_then_options_then_done() {
          pause=1 exclude=1 setscore=1 highlight=1 egt=\"syzygy\" \
          variants=\"normal,fischerandom,atomic,suicide,giveaway,kingofthehill,3check,crazyhouse,racingkings,horde,xiangqi,\
          nocastle,wildcastle,losers,twokings,knightmate,berolina,cylinder,shatranj,courier,makruk,asean,\
-         capablanca,gothic,caparandom,janus,falcon,grand,super,great,shogi,minishogi,torishogi,shoshogi,lion,elven,bughouse,boardsize\""
+         capablanca,gothic,caparandom,janus,falcon,grand,super,great,shogi,minishogi,torishogi,shoshogi,lion,elven,chu,bughouse,boardsize\""
     );
     assert_eq!(
         lines[2..25],

@@ -352,6 +352,11 @@ pub fn apply(rules: &mut Rules, key: &str, value: &str) -> Result<(), String> {
         "promotedPieceType" => rules.promoted_piece_type = type_pairs(rules, key, value)?,
         "promotesToPieceType" => rules.promotes_to_piece_type = type_pairs(rules, key, value)?,
         "piecePromotionOnEntry" => rules.piece_promotion_on_entry = boolean(key, value)?,
+        "piecePromotionInZoneOnCapture" => rules.piece_promotion_in_zone_on_capture = boolean(key, value)?,
+        "promotedPieceMoves" => {
+            rules.promoted_piece_moves =
+                letter_pairs(rules, key, value, "letter:Betza pairs such as t:KvR", |betza| Ok(betza.to_string()))?;
+        }
         "mandatoryPiecePromotion" => rules.mandatory_piece_promotion = boolean(key, value)?,
         "pieceDrops" => rules.piece_drops = boolean(key, value)?,
         "capturesToHand" => rules.captures_to_hand = boolean(key, value)?,

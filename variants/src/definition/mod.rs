@@ -18,8 +18,9 @@ use rules::{Area, Counting, RoyalRule, Rules, Types, Value};
 /// A set of a variant's kinds, bit `kind`.
 pub type KindSet = u64;
 
-/// Most kinds a variant may have: one per letter.
-pub const MAX_KINDS: usize = 26;
+/// Most kinds a variant may have: a letter each, and their promoted forms
+/// (chu shogi has 21 and 18).
+pub const MAX_KINDS: usize = 48;
 
 /// A kind of piece in a variant.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -172,8 +173,10 @@ pub struct Variant {
     pub holdings_pool: bool,
     /// A promotion of a piece (not a pawn's) must be taken when it is offered.
     pub mandatory_piece_promotion: bool,
-    /// A piece promotes only on a move from outside its zone into it.
+    /// A piece promotes only on a move from outside its zone into it...
     pub piece_promotion_on_entry: bool,
+    /// ...or, with this, on a move inside or out of it that takes (chu).
+    pub piece_promotion_in_zone_on_capture: bool,
     /// Pieces in hand may be dropped on empty squares.
     pub piece_drops: bool,
     /// A captured piece goes, unpromoted, to the hand of the side that took it.
@@ -358,6 +361,7 @@ impl Variant {
             holdings_pool: rules.holdings_pool,
             mandatory_piece_promotion: rules.mandatory_piece_promotion,
             piece_promotion_on_entry: rules.piece_promotion_on_entry,
+            piece_promotion_in_zone_on_capture: rules.piece_promotion_in_zone_on_capture,
             piece_drops: rules.piece_drops,
             captures_to_hand: rules.captures_to_hand,
             drop_region: [0, 1].map(|color| {
@@ -437,6 +441,32 @@ fn add_promoted_kinds(name: &str, rules: &Rules, kinds: &mut Vec<Kind>) -> Resul
             promoted_from: Some(base),
             promotes_to: None,
             moves_as: Some(target),
+        };
+        kinds[base].promotes_to = Some(kinds.len());
+        kinds.push(promoted);
+    }
+    for (base_name, betza) in &rules.promoted_piece_moves {
+        let Some(base) = kinds.iter().position(|kind| &kind.name == base_name) else {
+            return Err(format!("variant {name}: promotedPieceMoves names a piece it does not have"));
+        };
+        if kinds[base].royal || kinds[base].promotes_to.is_some() {
+            return Err(format!("variant {name}: {base_name} cannot promote (royal, or given twice)"));
+        }
+        if kinds.len() >= MAX_KINDS {
+            return Err(format!("variant {name} has more than {MAX_KINDS} kinds with its promoted pieces"));
+        }
+        let moves = betza::parse_moves(betza).map_err(|error| format!("+{base_name}: {error}"))?;
+        legs_are_attacks(&moves).map_err(|why| format!("+{base_name}: {why}"))?;
+        let promoted = Kind {
+            name: format!("+{base_name}"),
+            letter: kinds[base].letter,
+            betza: betza.clone(),
+            rays: moves.rays,
+            legs: moves.legs,
+            royal: false,
+            promoted_from: Some(base),
+            promotes_to: None,
+            moves_as: None,
         };
         kinds[base].promotes_to = Some(kinds.len());
         kinds.push(promoted);

@@ -120,6 +120,12 @@ pub struct Rules {
     /// shogi-style promotion that makes it that other type itself, written with
     /// that type's letter (xboard's elven knight, which becomes a lion).
     pub promotes_to_piece_type: Vec<(String, String)>,
+    /// Plugboard's own `promotedPieceMoves`: (type, Betza) for a promoted form
+    /// that moves as no type of the variant does (chu's flying stag, `+T`).
+    pub promoted_piece_moves: Vec<(String, String)>,
+    /// Plugboard's own `piecePromotionInZoneOnCapture`: with promotion on
+    /// entry, a move inside the zone or out of it promotes when it takes (chu).
+    pub piece_promotion_in_zone_on_capture: bool,
     /// Plugboard's own `piecePromotionOnEntry`: a piece promotes only on a move
     /// from outside its zone into it (elven), not within or out of it (shogi).
     pub piece_promotion_on_entry: bool,
@@ -198,6 +204,8 @@ impl Default for Rules {
             holdings_pool: false,
             promoted_piece_type: Vec::new(),
             promotes_to_piece_type: Vec::new(),
+            promoted_piece_moves: Vec::new(),
+            piece_promotion_in_zone_on_capture: false,
             piece_promotion_on_entry: false,
             mandatory_piece_promotion: false,
             piece_drops: false,

@@ -40,13 +40,17 @@ impl Position {
     }
 
     /// Whether the piece of `kind` may promote shogi-style on a move from
-    /// `from` to `to`: into, inside or out of its side's zone.
-    fn may_promote_piece(&self, kind: usize, from: Square, to: Square) -> bool {
+    /// `from` to `to` (through `via`, taking there, for a move of legs): into,
+    /// inside or out of its side's zone, as the variant has it.
+    fn may_promote_piece(&self, kind: usize, from: Square, to: Square, via: Option<Square>) -> bool {
         let variant = &self.variant;
         let zone = variant.promotion_region[usize::from(self.turn)];
         let Some(promoted) = variant.kinds[kind].promotes_to else { return false };
         let crosses = if variant.piece_promotion_on_entry {
-            !zone.contains(from) && zone.contains(to)
+            let enters = !zone.contains(from) && zone.contains(to);
+            let takes = (self.piece_at(to) != 0 && to != from) || via.is_some_and(|via| self.piece_at(via) != 0);
+            enters
+                || (variant.piece_promotion_in_zone_on_capture && takes && (zone.contains(from) || zone.contains(to)))
         } else {
             zone.contains(from) || zone.contains(to)
         };
@@ -58,7 +62,11 @@ impl Position {
     pub(super) fn push_move(&self, moves: &mut MoveList, kind: usize, from: Square, to: Square, special: Special) {
         let variant = &self.variant;
         let us = usize::from(self.turn);
-        if self.may_promote_piece(kind, from, to) {
+        let via = match special {
+            Special::Leg { via } => Some(via),
+            _ => None,
+        };
+        if self.may_promote_piece(kind, from, to, via) {
             let promoted = variant.kinds[kind].promotes_to.unwrap_or(kind);
             moves.push(Move { from, to, promotion: (promoted as u8 + 1) | Move::PIECE_PROMOTION, special });
             if !variant.mandatory_piece_promotion
@@ -145,7 +153,7 @@ impl Position {
                         let wanted = !captures_only
                             || (variant.promotion_pawns[usize::from(us)] >> kind & 1 != 0
                                 && variant.promotion_region[usize::from(us)].contains(to))
-                            || self.may_promote_piece(kind, from, to);
+                            || self.may_promote_piece(kind, from, to, None);
                         if ray.moves() && wanted {
                             let special = match ray.lame_path() {
                                 [(pf, pr)]

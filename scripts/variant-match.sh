@@ -21,7 +21,10 @@
 # still going at (default 150; 0 plays on to mate or a rule's draw: courier's
 # slow pieces take longer than 150 moves to mate with); SJAAKII_VARIANTS, a
 # variants file Sjaak II plays from instead of its own (for elven, whose rules
-# Sjaak's file plays otherwise than xboard: scripts/sjaakii-elven.sh).
+# Sjaak's file plays otherwise than xboard: scripts/sjaakii-elven.sh);
+# OPPONENT_OPTIONS, engine options xboard sets for the opponent, as its
+# -secondOptions takes them ("Allow repeats=1" for HaChu in chu, which
+# otherwise calls a repetition xboard allows an illegal move).
 #
 # Resumable: pairs are OUT/NAME.d/pair-NNN/, a
 # finished pair is marked done and appended to OUT/NAME.progress and OUT/NAME.pgn,
@@ -168,7 +171,9 @@ play_pair() {
   SEAT_OPTIONS=""; engine "$first"; first_cmd=$CMD
   [ -z "$SEAT_OPTIONS" ] || seat_options+=(-firstOptions "$SEAT_OPTIONS")
   SEAT_OPTIONS=""; engine "$opponent" second; second_cmd=$CMD
-  [ -z "$SEAT_OPTIONS" ] || seat_options+=(-secondOptions "$SEAT_OPTIONS")
+  local second_options=${OPPONENT_OPTIONS:-}
+  [ -z "$SEAT_OPTIONS" ] || second_options+=${second_options:+,}$SEAT_OPTIONS
+  [ -z "$second_options" ] || seat_options+=(-secondOptions "$second_options")
   # Two Plugboards are told apart in the PGN (scripts/score.py scores the first).
   local second_name=$opponent
   [ "$opponent" != "$first" ] || second_name=${opponent}2

@@ -5,11 +5,12 @@
 # shared/notes/variants.md), or against itself where none does (twokings), plus
 # the shogi family (shogi against Sjaak II; minishogi, tori and sho shogi, which
 # xboard learns from `setup` and `piece` lines, promoted forms as `piece +S& …`),
-# Mighty Lion chess and elven chess against themselves (HaChu 0.21 forfeits
-# about half its lion games by moves xboard calls invalid; Sjaak II's lion
-# rules refuse lion trades xboard allows; scripts/variant-match.sh plays
-# both), and the two example definitions of examples/variants, which xboard
-# has never heard of and learns from Plugboard's `setup` and `piece` lines.
+# chu shogi against HaChu (told to allow repetitions, as xboard does), Mighty
+# Lion chess and elven chess against themselves (HaChu 0.21 forfeits about
+# half its lion games by moves xboard calls invalid; Sjaak II's lion rules
+# refuse lion trades xboard allows; scripts/variant-match.sh plays both), and
+# the two example definitions of examples/variants, which xboard has never
+# heard of and learns from Plugboard's `setup` and `piece` lines.
 # Two games at a time.
 #
 # Usage (from the repository root):
@@ -62,6 +63,7 @@ minishogi self
 torishogi self
 lion self
 elven self
+chu hachu
 shoshogi self
 amazonchess self
 bigchess self
@@ -139,6 +141,9 @@ one_game() {
   fi
   # Fairy-Max dies on commands it does not know; lib.sh's filter drops them.
   case "$opponent" in fairymax | shamax) filtered_fairymax "$second"; second=$OPPONENT ;; esac
+  # HaChu calls a repetition, which xboard allows, an illegal move unless told not to.
+  local opponent_options=()
+  [ "$opponent" != hachu ] || opponent_options=(-secondOptions "Allow repeats=1")
   announced=$(PLUGBOARD_VARIANT_PATH=$EXAMPLES engine_variants "$ENGINE")
   case ",$announced," in
     *,"$variant",*) ;;
@@ -150,7 +155,7 @@ one_game() {
     -fcp "$ENGINE" -fd "$ENGINE_DIR" -fn plugboard \
     -scp "$second" -sd "$WORK" -sn "$second_name" \
     -mg 1 -tc "$TC" -inc "$INC" -xponder -smpCores 1 \
-    -autoCallFlag true -testClaims true -testLegality true -adjudicateDrawMoves 60 "$@"
+    -autoCallFlag true -testClaims true -testLegality true -adjudicateDrawMoves 60 "${opponent_options[@]}" "$@"
   check_run "the $variant game"
   bad=$(read_from first | grep -aE ':[[:space:]]*(Illegal move|Error)' || true)
   [ -z "$bad" ] || problem "$variant: Plugboard answered with an error:"$'\n'"$bad"

@@ -4,6 +4,7 @@
 
 mod book;
 mod book_maker;
+mod chu;
 mod cli;
 mod common;
 mod cpu_clock;

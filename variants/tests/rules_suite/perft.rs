@@ -181,3 +181,14 @@ fn lion() {
 fn elven() {
     perft("elven", None, &[60, 3480, 208_204, 12_139_401]);
 }
+
+/// Chu shogi from xboard's array. No second reference: HaChu has no perft,
+/// and neither Fairy-Stockfish 11.1 nor Sjaak II plays chu. The 36 first moves
+/// were counted by hand: ten pawns, two go-betweens, the lion's five leaps
+/// (e5 to h5 and d2), and one or two steps each into the holes of the first
+/// two ranks (kirin, tigers, silvers, coppers, golds, leopards, horses,
+/// dragons, vertical movers); Black's are the same, turned.
+#[test]
+fn chu() {
+    perft("chu", None, &[36, 1296, 48_315]);
+}

@@ -7,15 +7,9 @@ use crate::common;
 use common::Engine;
 
 fn chu_engine() -> Engine {
-    let mut engine = Engine::start(None);
-    let features = engine.handshake().join("\n");
-    assert!(features.contains(",chu,") || features.contains(",chu\""), "chu not announced: {features}");
-    engine.send("new");
-    engine.send("variant chu");
+    let (engine, said) = Engine::in_variant("chu");
     // xboard is told how the lion moves, as the engine plays it.
-    let lines = engine.sync(100);
-    assert!(lines.iter().any(|line| line == "piece N& KNADcaKcabKmabK"), "{lines:?}");
-    engine.send("force");
+    assert!(said.iter().any(|line| line == "piece N& KNADcaKcabKmabK"), "{said:?}");
     engine
 }
 

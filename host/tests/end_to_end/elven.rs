@@ -7,13 +7,7 @@ use crate::common;
 use common::Engine;
 
 fn elven_engine() -> Engine {
-    let mut engine = Engine::start(None);
-    let features = engine.handshake().join("\n");
-    assert!(features.contains(",elven,") || features.contains(",elven\""), "elven not announced: {features}");
-    engine.send("new");
-    engine.send("variant elven");
-    engine.send("force");
-    engine
+    Engine::in_variant("elven").0
 }
 
 /// White: bishops on c4 and b7 (inside the zone), a knight on b5, a pawn on

@@ -8,16 +8,9 @@ use crate::common;
 use common::Engine;
 
 fn lion_engine() -> Engine {
-    let mut engine = Engine::start(None);
-    let features = engine.handshake().join("\n");
-    assert!(features.contains(",lion,") || features.contains(",lion\""), "lion not announced: {features}");
-    assert!(features.contains("highlight=1"), "{features}");
-    engine.send("new");
-    engine.send("variant lion");
+    let (engine, said) = Engine::in_variant("lion");
     // xboard is told the lion's moves as the engine plays them.
-    let lines = engine.sync(100);
-    assert!(lines.iter().any(|line| line == "piece L& KNADcaKcabKmabK"), "{lines:?}");
-    engine.send("force");
+    assert!(said.iter().any(|line| line == "piece L& KNADcaKcabKmabK"), "{said:?}");
     engine
 }
 

@@ -9,13 +9,7 @@ use crate::common;
 use common::Engine;
 
 fn shogi_engine() -> Engine {
-    let mut engine = Engine::start(None);
-    let features = engine.handshake().join("\n");
-    assert!(features.contains(",shogi,") || features.contains(",shogi\""), "shogi not announced: {features}");
-    engine.send("new");
-    engine.send("variant shogi");
-    engine.send("force");
-    engine
+    Engine::in_variant("shogi").0
 }
 
 /// Black's king on e9 boxed in by its own knights and lances: a piece dropped

@@ -2,27 +2,12 @@
 //! taking in it; the horned falcon's and soaring eagle's lion steps; the
 //! crown prince as a second king; the lion trading rules with chu's bridges.
 
-use plugboard_variants::{Catalog, MoveList, Position};
+use plugboard_variants::Position;
+
+use super::{assert_moves, position_in};
 
 fn chu(fen: &str) -> Position {
-    let catalog = Catalog::builtin();
-    Position::from_fen(catalog.get("chu").unwrap().clone(), fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
-}
-
-fn legal(position: &mut Position) -> Vec<String> {
-    let mut moves = MoveList::new();
-    position.legal_moves(&mut moves);
-    moves.iter().map(|&m| position.move_text(m)).collect()
-}
-
-fn assert_moves(fen: &str, present: &[&str], absent: &[&str]) {
-    let moves = legal(&mut chu(fen));
-    for wanted in present {
-        assert!(moves.contains(&(*wanted).to_string()), "{wanted} missing from {moves:?} in {fen}");
-    }
-    for unwanted in absent {
-        assert!(!moves.contains(&(*unwanted).to_string()), "{unwanted} should not be in {moves:?} in {fen}");
-    }
+    position_in("chu", fen)
 }
 
 #[test]
@@ -31,7 +16,7 @@ fn a_piece_promotes_once_on_entering_the_zone_or_taking_in_it() {
     // vertical mover on b8 that was a silver; black pawns on g10 and i8.
     let fen = "6k5/12/6p5/7S4/1+S1S4p3/12/12/12/12/12/12/5K6 w - - 0 1";
     assert_moves(
-        fen,
+        &mut chu(fen),
         &["d8d9+", "d8d9", "d8e9+", "h9h10", "h9g10+", "h9g10", "h9i8+", "h9i8", "h9g8", "b8b9", "b8b12"],
         // Quiet moves inside or out of the zone, and a second promotion.
         &["h9h10+", "h9g8+", "d8d7+", "b8b9+"],
@@ -46,14 +31,14 @@ fn a_piece_promotes_once_on_entering_the_zone_or_taking_in_it() {
 fn the_horned_falcon_and_the_soaring_eagle_have_the_lions_steps_ahead() {
     // A horned falcon on e5 with black pawns on e6 and e7.
     assert_moves(
-        "6k5/12/12/12/12/4p7/4p7/4+H7/12/12/12/5K6 w - - 0 1",
+        &mut chu("6k5/12/12/12/12/4p7/4p7/4+H7/12/12/12/5K6 w - - 0 1"),
         &["e5e6,e6e7", "e5e6,e6e5", "e5e6", "e5e7", "e5d6", "e5e4", "e5a5"],
         &["e5e6,e6d7", "e5e6,e6f6", "e5e8"],
     );
     // A soaring eagle on e5 with a black pawn on f6: it takes and goes on,
     // takes and comes back, leaps, or passes by the empty d6.
     assert_moves(
-        "6k5/12/12/12/12/12/5p6/4+D7/12/12/12/5K6 w - - 0 1",
+        &mut chu("6k5/12/12/12/12/12/5p6/4+D7/12/12/12/5K6 w - - 0 1"),
         &["e5f6,f6g7", "e5f6,f6e5", "e5f6", "e5g7", "e5c7", "e5d6,d6e5", "e5e12", "e5a1"],
         &["e5f6,f6g6", "e5b8", "e5h8"],
     );
@@ -82,8 +67,8 @@ fn a_crown_prince_is_a_second_king() {
 fn a_go_between_is_no_bridge_to_a_protected_lion() {
     // White's lion on d4; Black's lion on d6, protected by a gold on e7.
     let with_go_between = "6k5/12/12/12/12/4g7/3n8/3i8/3N8/12/12/5K6 w - - 0 1";
-    assert_moves(with_go_between, &["d4d5", "d4d5,d5d4"], &["d4d6", "d4d5,d5d6"]);
+    assert_moves(&mut chu(with_go_between), &["d4d5", "d4d5,d5d4"], &["d4d6", "d4d5,d5d6"]);
     // Over a silver, the trade is allowed.
     let with_silver = "6k5/12/12/12/12/4g7/3n8/3s8/3N8/12/12/5K6 w - - 0 1";
-    assert_moves(with_silver, &["d4d5,d5d6"], &["d4d6"]);
+    assert_moves(&mut chu(with_silver), &["d4d5,d5d6"], &["d4d6"]);
 }

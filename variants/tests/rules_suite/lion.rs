@@ -1,17 +1,12 @@
 //! The lion's moves of two legs and the rules that keep lions from being
 //! traded off, as xboard referees Mighty Lion chess.
 
-use plugboard_variants::{Catalog, Move, MoveList, Position};
+use plugboard_variants::{Move, Position};
+
+use super::{legal_texts as legal, position_in};
 
 fn lion(fen: &str) -> Position {
-    let catalog = Catalog::builtin();
-    Position::from_fen(catalog.get("lion").unwrap().clone(), fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
-}
-
-fn legal(position: &mut Position) -> Vec<String> {
-    let mut moves = MoveList::new();
-    position.legal_moves(&mut moves);
-    moves.iter().map(|&m| position.move_text(m)).collect()
+    position_in("lion", fen)
 }
 
 fn play(position: &mut Position, text: &str) -> Move {

@@ -161,6 +161,20 @@ impl Engine {
         lines
     }
 
+    /// An engine that has announced `variant`, started on a new game of it
+    /// in `force` mode, with what it said on starting it (its `piece` lines).
+    pub fn in_variant(variant: &str) -> (Engine, Vec<String>) {
+        let mut engine = Engine::start(None);
+        let features = engine.handshake().join("\n");
+        let listed = [format!(",{variant},"), format!(",{variant}\""), format!("\"{variant},")];
+        assert!(listed.iter().any(|form| features.contains(form)), "{variant} not announced: {features}");
+        engine.send("new");
+        engine.send(&format!("variant {variant}"));
+        let said = engine.sync(100);
+        engine.send("force");
+        (engine, said)
+    }
+
     /// What the engine said before `pong n`, its `#` diagnostics left out.
     pub fn said(&mut self, n: u32) -> Vec<String> {
         self.sync(n).into_iter().filter(|line| !line.starts_with('#')).collect()

@@ -163,7 +163,13 @@ one_game() {
   [ -z "$bad" ] || problem "$variant: xboard told Plugboard of an illegal move:"$'\n'"$bad"
   moves=$(read_from first | grep -cE ':[[:space:]]*move ' || true)
   [ "$moves" -ge 1 ] || problem "$variant: Plugboard never moved"
-  check_xboard_messages
+  # An opponent's illegal move is its own forfeit (the result is checked below);
+  # Plugboard, the first machine, may make none, nor may it as the second.
+  if [ "$opponent" = self ]; then
+    check_xboard_messages
+  else
+    check_xboard_messages 'Illegal move "[^"]*" from second machine'
+  fi
   read_games 1
   while IFS=$PGN_SEP read -r n white black result pgn_variant _ reason; do
     [ -n "$n" ] || continue

@@ -29,6 +29,17 @@ pub enum Special {
     },
 }
 
+impl Special {
+    /// Where the first leg of a move of two legs ends.
+    #[must_use]
+    pub const fn via(&self) -> Option<Square> {
+        match *self {
+            Special::Leg { via } => Some(via),
+            _ => None,
+        }
+    }
+}
+
 /// A move of one piece from `from` to `to`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Move {
@@ -85,10 +96,7 @@ impl Move {
     /// Where the first leg of a move of two legs ends.
     #[must_use]
     pub const fn via(&self) -> Option<Square> {
-        match self.special {
-            Special::Leg { via } => Some(via),
-            _ => None,
-        }
+        self.special.via()
     }
 
     #[must_use]

@@ -418,59 +418,69 @@ impl Variant {
 
 /// A kind for each `promotedPieceType` pair, after the definition's own: the
 /// promoted form of the first type, moving as the second, written `+` and the
-/// first type's letter (shogi's `+P` moves as a gold general).
+/// first type's letter (shogi's `+P` moves as a gold general); then one for
+/// each `promotedPieceMoves` pair, moving as its Betza says.
 fn add_promoted_kinds(name: &str, rules: &Rules, kinds: &mut Vec<Kind>) -> Result<(), String> {
     for (base_name, target_name) in &rules.promoted_piece_type {
-        let find = |type_name: &str| kinds.iter().position(|kind| kind.name == type_name);
-        let (Some(base), Some(target)) = (find(base_name), find(target_name)) else {
-            return Err(format!("variant {name}: promotedPieceType names a piece it does not have"));
-        };
-        if kinds[base].royal || kinds[base].promotes_to.is_some() {
-            return Err(format!("variant {name}: {base_name} cannot promote (royal, or given twice)"));
-        }
-        if kinds.len() >= MAX_KINDS {
-            return Err(format!("variant {name} has more than {MAX_KINDS} kinds with its promoted pieces"));
-        }
-        let promoted = Kind {
-            name: format!("+{base_name}"),
-            letter: kinds[base].letter,
-            betza: kinds[target].betza.clone(),
-            rays: kinds[target].rays.clone(),
-            legs: kinds[target].legs.clone(),
-            royal: false,
-            promoted_from: Some(base),
-            promotes_to: None,
-            moves_as: Some(target),
-        };
-        kinds[base].promotes_to = Some(kinds.len());
-        kinds.push(promoted);
+        let base = promotable(name, "promotedPieceType", kinds, base_name)?;
+        let target = find_kind(name, "promotedPieceType", kinds, target_name)?;
+        let moves = PieceMoves { rays: kinds[target].rays.clone(), legs: kinds[target].legs.clone() };
+        let betza = kinds[target].betza.clone();
+        push_promoted(name, kinds, base, betza, moves, Some(target))?;
     }
     for (base_name, betza) in &rules.promoted_piece_moves {
-        let Some(base) = kinds.iter().position(|kind| &kind.name == base_name) else {
-            return Err(format!("variant {name}: promotedPieceMoves names a piece it does not have"));
-        };
-        if kinds[base].royal || kinds[base].promotes_to.is_some() {
-            return Err(format!("variant {name}: {base_name} cannot promote (royal, or given twice)"));
-        }
-        if kinds.len() >= MAX_KINDS {
-            return Err(format!("variant {name} has more than {MAX_KINDS} kinds with its promoted pieces"));
-        }
+        let base = promotable(name, "promotedPieceMoves", kinds, base_name)?;
         let moves = betza::parse_moves(betza).map_err(|error| format!("+{base_name}: {error}"))?;
         legs_are_attacks(&moves).map_err(|why| format!("+{base_name}: {why}"))?;
-        let promoted = Kind {
-            name: format!("+{base_name}"),
-            letter: kinds[base].letter,
-            betza: betza.clone(),
-            rays: moves.rays,
-            legs: moves.legs,
-            royal: false,
-            promoted_from: Some(base),
-            promotes_to: None,
-            moves_as: None,
-        };
-        kinds[base].promotes_to = Some(kinds.len());
-        kinds.push(promoted);
+        push_promoted(name, kinds, base, betza.clone(), moves, None)?;
     }
+    Ok(())
+}
+
+/// The kind of the type `type_name`, which the definition's `key` names.
+fn find_kind(name: &str, key: &str, kinds: &[Kind], type_name: &str) -> Result<usize, String> {
+    kinds
+        .iter()
+        .position(|kind| kind.name == type_name)
+        .ok_or_else(|| format!("variant {name}: {key} names a piece it does not have"))
+}
+
+/// The kind of the type `base_name`, which may be given a promotion: it is not
+/// royal and has none yet.
+fn promotable(name: &str, key: &str, kinds: &[Kind], base_name: &str) -> Result<usize, String> {
+    let base = find_kind(name, key, kinds, base_name)?;
+    if kinds[base].royal || kinds[base].promotes_to.is_some() {
+        return Err(format!("variant {name}: {base_name} cannot promote (royal, or given twice)"));
+    }
+    Ok(base)
+}
+
+/// Adds the promoted form of `base`, written `+` and its letter, moving by
+/// `moves` (as the kind `moves_as`, where it takes another's moves).
+fn push_promoted(
+    name: &str,
+    kinds: &mut Vec<Kind>,
+    base: usize,
+    betza: String,
+    moves: PieceMoves,
+    moves_as: Option<usize>,
+) -> Result<(), String> {
+    if kinds.len() >= MAX_KINDS {
+        return Err(format!("variant {name} has more than {MAX_KINDS} kinds with its promoted pieces"));
+    }
+    let promoted = Kind {
+        name: format!("+{}", kinds[base].name),
+        letter: kinds[base].letter,
+        betza,
+        rays: moves.rays,
+        legs: moves.legs,
+        royal: false,
+        promoted_from: Some(base),
+        promotes_to: None,
+        moves_as,
+    };
+    kinds[base].promotes_to = Some(kinds.len());
+    kinds.push(promoted);
     Ok(())
 }
 
@@ -478,12 +488,10 @@ fn add_promoted_kinds(name: &str, rules: &Rules, kinds: &mut Vec<Kind>) -> Resul
 /// the second type itself (xboard's elven knight becomes the lion).
 fn promote_to_kinds(name: &str, rules: &Rules, kinds: &mut [Kind]) -> Result<(), String> {
     for (base_name, target_name) in &rules.promotes_to_piece_type {
-        let find = |type_name: &str| kinds.iter().position(|kind| kind.name == type_name);
-        let (Some(base), Some(target)) = (find(base_name), find(target_name)) else {
-            return Err(format!("variant {name}: promotesToPieceType names a piece it does not have"));
-        };
-        if kinds[base].royal || kinds[base].promotes_to.is_some() || base == target {
-            return Err(format!("variant {name}: {base_name} cannot promote (royal, to itself, or given twice)"));
+        let base = promotable(name, "promotesToPieceType", kinds, base_name)?;
+        let target = find_kind(name, "promotesToPieceType", kinds, target_name)?;
+        if base == target {
+            return Err(format!("variant {name}: {base_name} cannot promote to itself"));
         }
         kinds[base].promotes_to = Some(target);
     }

@@ -46,13 +46,13 @@ impl Position {
         let variant = &self.variant;
         let zone = variant.promotion_region[usize::from(self.turn)];
         let Some(promoted) = variant.kinds[kind].promotes_to else { return false };
+        let touches = zone.contains(from) || zone.contains(to);
         let crosses = if variant.piece_promotion_on_entry {
             let enters = !zone.contains(from) && zone.contains(to);
-            let takes = (self.piece_at(to) != 0 && to != from) || via.is_some_and(|via| self.piece_at(via) != 0);
-            enters
-                || (variant.piece_promotion_in_zone_on_capture && takes && (zone.contains(from) || zone.contains(to)))
+            let takes = || (self.piece_at(to) != 0 && to != from) || via.is_some_and(|via| self.piece_at(via) != 0);
+            enters || (variant.piece_promotion_in_zone_on_capture && touches && takes())
         } else {
-            zone.contains(from) || zone.contains(to)
+            touches
         };
         crosses && self.count(self.turn, promoted) < variant.promotion_limit[promoted]
     }
@@ -62,11 +62,7 @@ impl Position {
     pub(super) fn push_move(&self, moves: &mut MoveList, kind: usize, from: Square, to: Square, special: Special) {
         let variant = &self.variant;
         let us = usize::from(self.turn);
-        let via = match special {
-            Special::Leg { via } => Some(via),
-            _ => None,
-        };
-        if self.may_promote_piece(kind, from, to, via) {
+        if self.may_promote_piece(kind, from, to, special.via()) {
             let promoted = variant.kinds[kind].promotes_to.unwrap_or(kind);
             moves.push(Move { from, to, promotion: (promoted as u8 + 1) | Move::PIECE_PROMOTION, special });
             if !variant.mandatory_piece_promotion

@@ -7,7 +7,7 @@ use crate::common;
 use common::Engine;
 
 fn chu_engine() -> Engine {
-    let (engine, said) = Engine::in_variant("chu");
+    let (engine, _, said) = Engine::in_variant("chu");
     // xboard is told how the lion moves, as the engine plays it.
     assert!(said.iter().any(|line| line == "piece N& KNADcaKcabKmabK"), "{said:?}");
     engine

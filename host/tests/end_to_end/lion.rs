@@ -8,7 +8,8 @@ use crate::common;
 use common::Engine;
 
 fn lion_engine() -> Engine {
-    let (engine, said) = Engine::in_variant("lion");
+    let (engine, features, said) = Engine::in_variant("lion");
+    assert!(features.contains("highlight=1"), "{features}");
     // xboard is told the lion's moves as the engine plays them.
     assert!(said.iter().any(|line| line == "piece L& KNADcaKcabKmabK"), "{said:?}");
     engine

@@ -162,8 +162,9 @@ impl Engine {
     }
 
     /// An engine that has announced `variant`, started on a new game of it
-    /// in `force` mode, with what it said on starting it (its `piece` lines).
-    pub fn in_variant(variant: &str) -> (Engine, Vec<String>) {
+    /// in `force` mode; with its features, and what it said on starting the
+    /// game (its `piece` lines).
+    pub fn in_variant(variant: &str) -> (Engine, String, Vec<String>) {
         let mut engine = Engine::start(None);
         let features = engine.handshake().join("\n");
         let listed = [format!(",{variant},"), format!(",{variant}\""), format!("\"{variant},")];
@@ -172,7 +173,7 @@ impl Engine {
         engine.send(&format!("variant {variant}"));
         let said = engine.sync(100);
         engine.send("force");
-        (engine, said)
+        (engine, features, said)
     }
 
     /// What the engine said before `pong n`, its `#` diagnostics left out.

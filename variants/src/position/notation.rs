@@ -5,11 +5,11 @@
 //! `d12d11`, `e0e1` on ten ranks; castling as the king's move, or `O-O`/`O-O-O`
 //! where xboard writes it so (Chess960-style variants); a move of two legs
 //! as the documents write it, legs apart by a comma (`d4c3,c3d4`); a pass
-//! also as their null move, `@@@@`.
+//! also as their null move, `@@@@`, or as xboard relays a black one.
 
 use super::{Position, color_of, kind_of};
 use crate::moves::{Move, MoveList, Special};
-use crate::square::{file_of, read_square, write_square};
+use crate::square::{Square, file_of, read_square, write_square};
 
 impl Position {
     /// `m` as CECP writes it.
@@ -102,8 +102,11 @@ impl Position {
         let (_, used) = read_square(first, variant.files, variant.ranks).ok_or("not a move")?;
         let (via, used_via) = read_square(&first[used..], variant.files, variant.ranks).ok_or("not a move")?;
         let (start, used_start) = read_square(second.as_bytes(), variant.files, variant.ranks).ok_or("not a move")?;
-        if used + used_via != first.len() || start != via {
+        if used + used_via != first.len() {
             return Err("not a move");
+        }
+        if start != via {
+            return self.read_relayed_pass(first, start, via);
         }
         let mut whole = first[..used].to_vec();
         whole.extend_from_slice(&second.as_bytes()[used_start..]);
@@ -113,6 +116,26 @@ impl Position {
         Ok(Box::new(move |position: &Position, m: Move| {
             (m.via() == Some(via) || (pass && m.from == m.to && m.via().is_some_and(|at| position.piece_at(at) == 0)))
                 && whole(position, m)
+        }))
+    }
+
+    /// xboard 4.9.1 relays a black piece's pass as if it were castling
+    /// (`c5c5,c4b5` for `c5c4,c4c5`): the first leg stays where it starts, the
+    /// second starts on the empty square gone out to and ends beside it.
+    /// Read so, it is that piece's pass; nothing else is written that way.
+    #[allow(clippy::type_complexity)]
+    fn read_relayed_pass(
+        &self,
+        first: &[u8],
+        out_to: Square,
+        first_leg_end: Square,
+    ) -> Result<Box<dyn Fn(&Position, Move) -> bool>, &'static str> {
+        let (from, _) = read_square(first, self.variant.files, self.variant.ranks).ok_or("not a move")?;
+        if from != first_leg_end || self.piece_at(out_to) != 0 || self.piece_at(from) == 0 {
+            return Err("not a move");
+        }
+        Ok(Box::new(move |position: &Position, m: Move| {
+            m.from == from && m.to == from && m.via().is_some_and(|at| position.piece_at(at) == 0)
         }))
     }
 

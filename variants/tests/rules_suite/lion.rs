@@ -43,6 +43,14 @@ fn the_lion_takes_twice_hits_and_runs_and_takes_without_moving() {
     assert_eq!(position.fen(), before.replace(" w ", " b ").replace(" 0 1", " 1 1"));
     let mut position = lion(fen);
     assert_eq!(position.parse_move("@@@@"), position.parse_move("d4c3,c3d4"));
+    // xboard relays black's pass `d5d4,d4d5` as if it were castling.
+    let mut position = lion("4k3/8/8/3l4/8/8/8/4K3 b - - 0 1");
+    let pass = position.parse_move("d5d4,d4d5");
+    assert!(pass.is_ok());
+    assert_eq!(position.parse_move("d5d5,d4c5"), pass);
+    assert_eq!(position.parse_move("e8e8,d4c5"), Err("not legal in this position"));
+    assert_eq!(position.parse_move("d5d5,d6c5"), pass);
+    assert_eq!(position.parse_move("d5d5,e8d8"), Err("not a move"));
     // With no square to go out to, no pass.
     let mut boxed = lion("4k3/8/8/8/8/8/PPP5/LPP1K3 w - - 0 1");
     assert_eq!(boxed.parse_move("@@@@"), Err("not legal in this position"));

@@ -233,8 +233,10 @@ impl Rules for Defined {
     }
 
     fn loses_material(&self, m: Move) -> bool {
+        // Only a dearer man can lose by taking; whether it does, the exchange
+        // on the square says (in chu a guarded man is often guarded twice).
         self.victim_value(m).is_some_and(|victim| {
-            self.mover_value(m) > victim + LOSING_MARGIN && self.position.is_attacked(m.to, self.position.turn() ^ 1)
+            self.mover_value(m) > victim + LOSING_MARGIN && self.position.exchange_gain(m, &self.values) < 0
         })
     }
 
@@ -414,5 +416,28 @@ mod tests {
         assert!(position.loses_material(mv("d1d5")), "the rook for a knight");
         assert!(!position.loses_material(mv("f3g5")), "a knight for a bishop is no loss");
         assert!(!position.loses_material(mv("a1a7")), "an unguarded knight is a gain");
+        // Doubled rooks take a knight that a pawn guards: a knight and a pawn
+        // for a rook, a loss. Guarded by a rook instead, the rook behind joins
+        // in and the knight is won.
+        let pawn_guards = defined("capablanca", "9k/10/4p5/3n6/10/10/3R6/3R5K w - - 0 1");
+        assert!(pawn_guards.loses_material(pawn_guards.move_for_tests("d2d5")));
+        let rook_guards = defined("capablanca", "3r5k/10/10/3n6/10/10/3R6/3R5K w - - 0 1");
+        assert!(!rook_guards.loses_material(rook_guards.move_for_tests("d2d5")));
+    }
+
+    #[test]
+    fn in_chu_a_free_king_takes_a_bishop_that_takes_a_pawn_guarded_twice() {
+        // White's bishop takes the pawn on f8, which Black's free king and lion
+        // guard; White's free king on i5 guards f8 once. Taking the bishop with
+        // the free king loses it to the lion, and the bishop's capture loses
+        // the bishop to whichever takes first.
+        let chu = "11k/12/12/4nq6/5p6/12/7B4/8Q3/12/12/12/K11 w - - 0 1";
+        let position = defined("chu", chu);
+        let bishop_takes = position.move_for_tests("h6f8");
+        assert!(position.loses_material(bishop_takes));
+        let values = &position.values;
+        let pawn = values[position.variant().kind_of_letter('p').unwrap()];
+        let bishop = values[position.variant().kind_of_letter('b').unwrap()];
+        assert_eq!(position.position.exchange_gain(bishop_takes, values), pawn - bishop);
     }
 }

@@ -51,10 +51,18 @@ impl Position {
     /// may only move there, and en passant, aside).
     #[must_use]
     pub fn is_attacked(&self, target: Square, by: u8) -> bool {
+        self.find_attacker(target, by, |_, _| true)
+    }
+
+    /// Calls `stop` with the square and code of each piece of `by` that could
+    /// take on `target` (as [`Position::is_attacked`] counts them, a piece
+    /// once for each way it has there) until it answers true; whether one did.
+    #[inline]
+    pub(crate) fn find_attacker(&self, target: Square, by: u8, mut stop: impl FnMut(Square, u8) -> bool) -> bool {
         let walks = &self.variant.back_walks[usize::from(by)];
         let leaped = walks.leaps_to(target).iter().any(|&(from, kinds)| {
             let code = self.piece_at(from);
-            code != 0 && color_of(code) == by && kinds >> kind_of(code) & 1 != 0
+            code != 0 && color_of(code) == by && kinds >> kind_of(code) & 1 != 0 && stop(from, code)
         });
         if leaped {
             return true;
@@ -63,13 +71,14 @@ impl Position {
         let attacks = &self.variant.attack_rays[usize::from(by)];
         walks.others().iter().any(|&index| {
             let attack = &attacks[index];
-            attack.kinds & present != 0 && self.reaches_back(target, index, attack, by)
+            attack.kinds & present != 0
+                && self.reaches_back(target, index, attack, by).is_some_and(|from| stop(from, self.piece_at(from)))
         })
     }
 
-    /// Whether a piece of `by` of one of `attack`'s kinds (way number `index`)
-    /// stands where the way takes it to `target`.
-    fn reaches_back(&self, target: Square, index: usize, attack: &AttackRay, by: u8) -> bool {
+    /// Where a piece of `by` of one of `attack`'s kinds (way number `index`)
+    /// stands that the way takes to `target`, if one does.
+    fn reaches_back(&self, target: Square, index: usize, attack: &AttackRay, by: u8) -> Option<Square> {
         let ray = &attack.ray;
         let is_attacker = |code: u8, at: Square| {
             color_of(code) == by
@@ -78,26 +87,26 @@ impl Position {
         };
         let walk = self.variant.back_walks[usize::from(by)].walk(index, target);
         match ray.hop {
-            Hop::No => match walk.iter().map(|&at| (at, self.piece_at(at))).find(|&(_, code)| code != 0) {
+            Hop::No => {
+                let (at, code) = walk.iter().map(|&at| (at, self.piece_at(at))).find(|&(_, code)| code != 0)?;
                 // The way is stored turned for `by`: walked as the first player's.
-                Some((at, code)) => is_attacker(code, at) && (ray.range != 1 || self.lame_path_clear(at, ray, 0)),
-                None => false,
-            },
+                (is_attacker(code, at) && (ray.range != 1 || self.lame_path_clear(at, ray, 0))).then_some(at)
+            }
             Hop::Cannon | Hop::Grasshopper => {
                 let mut screened = false;
                 for (steps, &at) in walk.iter().enumerate() {
                     let code = self.piece_at(at);
                     if ray.hop == Hop::Grasshopper && !screened && steps == 0 && code == 0 {
-                        return false;
+                        return None;
                     }
                     if code != 0 {
                         if screened {
-                            return is_attacker(code, at);
+                            return is_attacker(code, at).then_some(at);
                         }
                         screened = true;
                     }
                 }
-                false
+                None
             }
         }
     }

@@ -3,6 +3,7 @@
 
 mod attacks;
 mod counting;
+mod exchange;
 mod fen;
 mod legs;
 mod movegen;

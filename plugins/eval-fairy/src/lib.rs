@@ -245,8 +245,15 @@ impl FairyEval {
         let zone_rank: Vec<Option<u8>> = (0..files)
             .map(|file| (0..ranks).find(|&r| variant.promotion_region[0].contains((r << 4) | file)))
             .collect();
+        // A king that is lost only with its spares (chu's, beside a crown
+        // prince) is guarded and kept home like a royal one; the spares it
+        // gains by promotion are men, worth what they move as.
+        let guarded = |kind: usize| {
+            let piece = &variant.kinds[kind];
+            piece.royal || (variant.royal_kinds >> kind & 1 != 0 && piece.promoted_from.is_none())
+        };
         for (kind, piece) in variant.kinds.iter().enumerate() {
-            if piece.royal {
+            if guarded(kind) {
                 royal |= 1 << kind;
             }
             let pawn = variant.promotion_pawns[0] >> kind & 1 != 0;
@@ -262,7 +269,7 @@ impl FairyEval {
                 for file in 0..files {
                     let square = (rank << 4) | file;
                     let here = reach(&piece.rays, file.into(), rank.into(), files.into(), ranks.into());
-                    let mut bonus = if piece.royal { 0.0 } else { (here - average) * 6.0 * focus(average) };
+                    let mut bonus = if guarded(kind) { 0.0 } else { (here - average) * 6.0 * focus(average) };
                     if pawn {
                         // Nearer the zone is better, and the last steps most.
                         let zone = zone_rank[usize::from(file)].unwrap_or(ranks - 1);
@@ -270,7 +277,7 @@ impl FairyEval {
                         let centre = f64::from(files) / 2.0 - (f64::from(file) + 0.5 - f64::from(files) / 2.0).abs();
                         bonus = 120.0 / (1.0 + to_go) + centre * 2.0;
                     }
-                    if piece.royal {
+                    if guarded(kind) {
                         // Home while the board is full: scaled by material at evaluation.
                         bonus = -12.0 * f64::from(rank);
                     }
@@ -285,7 +292,7 @@ impl FairyEval {
             .enumerate()
             .map(|(kind, piece)| {
                 let pawn = pawn_kinds >> kind & 1 != 0;
-                if piece.royal || pawn {
+                if guarded(kind) || pawn {
                     Vec::new()
                 } else {
                     piece.rays.iter().filter(|ray| !ray.initial).copied().collect()
@@ -596,7 +603,13 @@ impl BoardEvaluate for FairyEval {
                 white
             } else if self.only_mate_wins && !checks_both[winner] && bound_colours[winner] != 3 {
                 white / CANNOT_MATE
-            } else if pawn_material[winner] == 0 && !self.bare_king_loses && self.strongest_piece > 0 {
+            } else if self.pawn_kinds != 0
+                && pawn_material[winner] == 0
+                && !self.bare_king_loses
+                && self.strongest_piece > 0
+            {
+                // Where no kind is a pawn (chu, sho: every man may promote),
+                // no side is ever short of one.
                 white * self.pawnless_share(material[winner] - material[winner ^ 1]) / 64
             } else {
                 white

@@ -221,3 +221,18 @@ fn in_shogi_golds_by_the_king_shelter_it_and_pieces_in_hand_threaten_it() {
         "{rook_and_bishop_value} vs {rook_value} + {bishop_alone}"
     );
 }
+
+#[test]
+fn in_chu_the_king_stays_home_and_a_crown_prince_counts_as_a_man() {
+    // Chu's king is lost only with the crown prince, so no piece is royal; it
+    // is still kept home while the board is full, not centred like a commoner.
+    let start = "lfcsgekgscfl/a1b1txot1b1a/mvrhdqndhrvm/pppppppppppp/3i4i3/12/12/3I4I3/PPPPPPPPPPPP/MVRHDNQDHRVM/A1B1TOXT1B1A/LFCSGKEGSCFL w - - 0 1";
+    let out = "lfcsgekgscfl/a1b1txot1b1a/mvrhdqndhrvm/pppppppppppp/3i4i3/12/5K6/3I4I3/PPPPPPPPPPPP/MVRHDNQDHRVM/A1B1TOXT1B1A/LFCSGE1GSCFL w - - 0 1";
+    let home = evaluate("chu", start);
+    let centred = evaluate("chu", out);
+    assert!(home > centred + 30, "{home} vs {centred}");
+    // A drunk elephant that becomes a crown prince gains, as a man does by promoting.
+    let elephant = evaluate("chu", "6k5/12/12/12/12/12/12/12/12/12/12/5KE5 w - - 0 1");
+    let prince = evaluate("chu", "6k5/12/12/12/12/12/12/12/12/12/12/5K+E5 w - - 0 1");
+    assert!(prince > elephant + 100, "{prince} vs {elephant}");
+}

@@ -98,6 +98,7 @@ fn every_fault_names_its_line_and_why() {
         ("[a:chess]\n[a:chess]\n", 2, "defined twice"),
         ("[a:chess]\npieceValueMg = n:800 z:3\n", 2, "no piece of this variant is written 'z'"),
         ("[a:chess]\npieceValueEg = n800\n", 2, "letter:value pairs"),
+        ("[a:chess]\npieceValueMg = +n\n", 2, "letter:value pairs"),
         ("[a:chess]\npieceValueMg = n:-5\n", 2, "whole number up to 100000"),
         ("[a:chess]\npieceValueMg = n:999999\n", 2, "whole number up to 100000"),
     ];
@@ -182,4 +183,16 @@ fn a_promoted_form_is_worth_what_it_moves_as() {
     assert_eq!(promoted('s'), value('g'));
     assert_eq!(promoted('b'), value('h'));
     assert!(value('p') < value('l') && value('l') < value('s') && value('b') < value('r'));
+    // Chu values its promoted forms that move as no other type with `+`: the
+    // lance's white horse is the dragon horse's 1166, 561 cp; the lion is
+    // worth more than the free king by half again, and a gold four pawns or so.
+    let chu = catalog.get("chu").unwrap();
+    let values = chu.piece_values();
+    let value = |letter: char| values[chu.kind_of_letter(letter).unwrap()];
+    let promoted = |letter: char| values[chu.kinds[chu.kind_of_letter(letter).unwrap()].promotes_to.unwrap()];
+    assert_eq!(promoted('l'), 561);
+    assert_eq!(promoted('l'), value('h'));
+    assert!(value('n') * 2 > value('q') * 3, "lion {} free king {}", value('n'), value('q'));
+    assert!(value('p') * 3 < value('g') && value('g') < value('p') * 5);
+    assert_eq!(promoted('p'), value('g'));
 }

@@ -431,7 +431,9 @@ impl Position {
                 if let Special::Leg { via } = m.special {
                     undo.killed = self.take(via);
                     undo.killed_held = self.hand_over(us, undo.killed);
-                    irreversible |= undo.killed != 0;
+                    // xboard counts every move of two legs as a capture (a
+                    // lion's pass too) for its 50-move rule and repetitions.
+                    irreversible = true;
                 }
                 undo.captured = self.take(m.to);
                 let placed = match m.promotion_kind() {

@@ -72,3 +72,18 @@ fn a_go_between_is_no_bridge_to_a_protected_lion() {
     let with_silver = "6k5/12/12/12/12/4g7/3n8/3s8/3N8/12/12/5K6 w - - 0 1";
     assert_moves(&mut chu(with_silver), &["d4d5,d5d6"], &["d4d6"]);
 }
+
+#[test]
+fn fifty_moves_count_from_the_last_pawn_move_or_capture_as_xboard_counts_them() {
+    // A gold's step counts on; a pawn's step starts the count again.
+    let fen = "6k5/12/12/12/12/12/12/4P7/12/12/12/5KG5 w - - 40 30";
+    let mut position = chu(fen);
+    assert_eq!(position.variant().n_move_rule, 50);
+    let gold = position.parse_move("g1g2").unwrap();
+    position.play(gold);
+    assert_eq!(position.halfmoves(), 41);
+    let mut position = chu(fen);
+    let pawn = position.parse_move("e5e6").unwrap();
+    position.play(pawn);
+    assert_eq!(position.halfmoves(), 0);
+}

@@ -40,7 +40,9 @@ fn the_lion_takes_twice_hits_and_runs_and_takes_without_moving() {
     let before = position.fen();
     let m = play(&mut position, "d4e3,e3d4");
     assert_eq!((m.from, m.to), (m.from, m.from));
-    assert_eq!(position.fen(), before.replace(" w ", " b ").replace(" 0 1", " 1 1"));
+    // xboard counts a move of two legs as a capture, so a pass starts the
+    // 50-move count again.
+    assert_eq!(position.fen(), before.replace(" w ", " b "));
     let mut position = lion(fen);
     assert_eq!(position.parse_move("@@@@"), position.parse_move("d4c3,c3d4"));
     // xboard relays black's pass `d5d4,d4d5` as if it were castling.

@@ -281,14 +281,17 @@ pub fn apply(rules: &mut Rules, key: &str, value: &str) -> Result<(), String> {
             let mut given = Vec::new();
             for word in value.split_whitespace() {
                 let (promoted, word) = word.strip_prefix('+').map_or((false, word), |rest| (true, rest));
-                let pairs = letter_pairs(rules, key, word, "letter:value pairs such as p:150 n:800 +l:1160", |amount| {
-                    number(key, amount)
-                        .ok()
-                        .and_then(|amount| i32::try_from(amount).ok())
-                        .filter(|&amount| amount <= 100_000)
-                        .ok_or_else(|| format!("{key} = {value}: a value is a whole number up to 100000"))
-                })?;
-                given.extend(pairs.into_iter().map(|(name, amount)| (if promoted { format!("+{name}") } else { name }, amount)));
+                let pairs =
+                    letter_pairs(rules, key, word, "letter:value pairs such as p:150 n:800 +l:1160", |amount| {
+                        number(key, amount)
+                            .ok()
+                            .and_then(|amount| i32::try_from(amount).ok())
+                            .filter(|&amount| amount <= 100_000)
+                            .ok_or_else(|| format!("{key} = {value}: a value is a whole number up to 100000"))
+                    })?;
+                given.extend(
+                    pairs.into_iter().map(|(name, amount)| (if promoted { format!("+{name}") } else { name }, amount)),
+                );
             }
             let values = &mut rules.piece_values[usize::from(key == "pieceValueEg")];
             for (name, amount) in given {

@@ -192,13 +192,16 @@ fn with_overtime(left: u64, moves_to_go: u64, overtime_ms: u64, cap_ms: Option<u
     budget
 }
 
-/// What cxboard's `go` says of the time and the search, each `None` when not
+/// What cxboard's and UCI's `go` say of the time and the search, each `None` when not
 /// sent: "if a command is not sent its value should be assumed as to not
 /// influence the search".
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Limits {
     pub red_ms: Option<u64>,
     pub black_ms: Option<u64>,
+    /// UCI's `winc` and `binc`: what each move adds to its side's clock.
+    pub red_increment_ms: Option<u64>,
+    pub black_increment_ms: Option<u64>,
     /// `mtime`: no move longer than this.
     pub move_ms: Option<u64>,
     /// `otime`: the overtime of each move once the game time is spent.
@@ -238,7 +241,10 @@ impl Limits {
         }
         let own = if red_to_move { self.red_ms } else { self.black_ms };
         let moves_to_go = self.moves_to_go.map_or(SUDDEN_DEATH_MOVES, |moves| moves.max(1));
+        let increment = if red_to_move { self.red_increment_ms } else { self.black_increment_ms };
         match (own, self.overtime_ms, self.move_ms) {
+            // UCI's clock: the time left, and what each move brings.
+            (Some(left), None, None) => spread(left, moves_to_go, increment.unwrap_or(0), overhead),
             (Some(left), overtime, cap) => with_overtime(left, moves_to_go, overtime.unwrap_or(0), cap, overhead),
             // Only the time per move is known: as if the game time were spent.
             (None, Some(overtime), cap) => with_overtime(0, moves_to_go, overtime, cap, overhead),
@@ -304,6 +310,31 @@ mod tests {
         // the clock ran down to a loss on time at 0.11 s).
         let (left, fullmove) = lowest_clock(10_000, 100, |budget| budget.soft_ms + 40);
         assert!(left > 5 * Clock::default().overhead_ms as i64, "{left} ms left at move {fullmove}");
+    }
+
+    #[test]
+    fn uci_time_and_increment_last_the_game_and_the_increment_is_spent() {
+        // 10 s + 0.1 s as `go wtime … winc 100`: each move thinking its soft
+        // budget and losing 40 ms to lag, for 300 moves, never empties the clock.
+        let fallback = Clock::default();
+        let mut left: i64 = 10_000;
+        for fullmove in 1..=300 {
+            let limits = Limits {
+                red_ms: Some(left as u64),
+                red_increment_ms: Some(100),
+                black_ms: Some(0),
+                ..Limits::default()
+            };
+            left -= limits.budget(true, &fallback, fullmove).soft_ms as i64 + 40;
+            assert!(left > 0, "ran out at move {fullmove}");
+            left += 100;
+        }
+        // Black's increment counts for Black alone.
+        let without = Limits { black_ms: Some(5000), ..Limits::default() };
+        let with = Limits { black_increment_ms: Some(1000), ..without.clone() };
+        assert!(with.budget(false, &fallback, 1).soft_ms > without.budget(false, &fallback, 1).soft_ms);
+        let white_increment = Limits { red_increment_ms: Some(1000), ..without.clone() };
+        assert_eq!(white_increment.budget(false, &fallback, 1), without.budget(false, &fallback, 1));
     }
 
     #[test]

@@ -20,6 +20,7 @@ use crate::{
     plugins::PluginHost,
     protocol::{Session, reply::Reply},
     quote::{QUOTED_CHARS, quote},
+    uci,
 };
 
 /// How long the plugin scan at start-up may take before a GUI that has asked
@@ -61,6 +62,7 @@ pub fn run(mut plugins: PluginHost, logging: Logging, kept_log_files: usize, sta
 pub enum FrontEnd {
     Cecp(Session),
     Cxboard(cxboard::Session),
+    Uci(uci::Session),
 }
 
 impl FrontEnd {
@@ -68,6 +70,7 @@ impl FrontEnd {
         match self {
             FrontEnd::Cecp(session) => session.handle(event),
             FrontEnd::Cxboard(session) => session.handle(event),
+            FrontEnd::Uci(session) => session.handle(event),
         }
     }
 
@@ -76,6 +79,7 @@ impl FrontEnd {
         match self {
             FrontEnd::Cecp(session) => session.take_output().iter().map(ToString::to_string).collect(),
             FrontEnd::Cxboard(session) => session.take_output().iter().map(ToString::to_string).collect(),
+            FrontEnd::Uci(session) => session.take_output().iter().map(ToString::to_string).collect(),
         }
     }
 
@@ -83,6 +87,7 @@ impl FrontEnd {
         match self {
             FrontEnd::Cecp(session) => session.wants_to_quit(),
             FrontEnd::Cxboard(session) => session.wants_to_quit(),
+            FrontEnd::Uci(session) => session.wants_to_quit(),
         }
     }
 
@@ -90,14 +95,16 @@ impl FrontEnd {
     fn internal_error(&self) -> &'static str {
         match self {
             FrontEnd::Cecp(_) => "tellusererror Plugboard hit an internal error; details are in its log",
-            FrontEnd::Cxboard(_) => "info string Plugboard hit an internal error; details are in its log",
+            FrontEnd::Cxboard(_) | FrontEnd::Uci(_) => {
+                "info string Plugboard hit an internal error; details are in its log"
+            }
         }
     }
 }
 
 /// The first line chooses the protocol: `cxboard VERSION` the cxboard front end,
-/// anything else CECP's, which `session` already is and which then takes that
-/// line as it always has. Waits for the first event if none came yet, and gives
+/// `uci` UCI's, anything else CECP's, which `session` already is and which then
+/// takes that line as it always has. Waits for the first event if none came yet, and gives
 /// it back at the front of the events still to handle.
 pub fn choose_front_end(session: Session, early: Vec<Event>, events: &Receiver<Event>) -> (FrontEnd, Vec<Event>) {
     let mut early = early.into_iter();
@@ -108,14 +115,24 @@ pub fn choose_front_end(session: Session, early: Vec<Event>, events: &Receiver<E
         }
         Some(event)
     });
-    let cxboard = matches!(&first, Some(Event::Line(line)) if line.split_whitespace().next() == Some("cxboard"));
+    let first_word = match &first {
+        Some(Event::Line(line)) => line.split_whitespace().next().unwrap_or("").to_owned(),
+        _ => String::new(),
+    };
     let early = first.into_iter().chain(early).collect();
-    if !cxboard {
-        return (FrontEnd::Cecp(session), early);
+    match first_word.as_str() {
+        "cxboard" => {
+            tracing::info!("the GUI speaks cxboard");
+            let (core, startup) = session.into_core();
+            (FrontEnd::Cxboard(cxboard::Session::with_core(core, startup)), early)
+        }
+        "uci" => {
+            tracing::info!("the GUI speaks UCI");
+            let (core, startup) = session.into_core();
+            (FrontEnd::Uci(uci::Session::with_core(core, startup)), early)
+        }
+        _ => (FrontEnd::Cecp(session), early),
     }
-    tracing::info!("the GUI speaks cxboard");
-    let (core, startup) = session.into_core();
-    (FrontEnd::Cxboard(cxboard::Session::with_core(core, startup)), early)
 }
 
 /// Scans for plugins on this thread while another keeps what the GUI says for

@@ -33,4 +33,5 @@ pub mod search;
 pub mod settings;
 pub mod signals;
 pub mod tablebases;
+pub mod uci;
 pub mod variant_files;

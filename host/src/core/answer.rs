@@ -145,19 +145,7 @@ impl Core {
         request.ponder = false;
         if replaces && self.game().plugin_moves().last() == Some(&m.to_plugin()) {
             tracing::info!(mv = text, "ponder hit");
-            let budget = self.answer_budget(&request.limits);
-            let held = request.limits.infinite;
-            self.answering.request = Some(request);
-            let Some(running) = self.searches.running_mut() else { return Ok(()) };
-            running.purpose = Purpose::Answer { held };
-            if !held {
-                running.budget = running.job.set_timed(budget);
-                if let Some(outcome) = running.ponder_outcome.take()
-                    && let Some(running) = self.searches.take()
-                {
-                    self.conclude(running, outcome);
-                }
-            }
+            self.search_on_after_ponder_hit(request);
             return Ok(());
         }
         self.discard_search();
@@ -166,6 +154,37 @@ impl Core {
         }
         self.setup.play(m);
         self.answer(request).map_err(|_| "no legal position is set up")
+    }
+
+    /// UCI's `ponderhit`: the opponent played the reply the `go ponder`
+    /// search took for granted (the last move of its position), and the search
+    /// goes on under the `go` line's limits, counted from now.
+    pub fn answer_ponder_hit(&mut self) {
+        let Some(mut request) = self.answering.request.clone().filter(|request| request.ponder) else {
+            return;
+        };
+        if !self.answering() {
+            return;
+        }
+        tracing::info!("ponder hit");
+        request.ponder = false;
+        self.search_on_after_ponder_hit(request);
+    }
+
+    fn search_on_after_ponder_hit(&mut self, request: Request) {
+        let budget = self.answer_budget(&request.limits);
+        let held = request.limits.infinite;
+        self.answering.request = Some(request);
+        let Some(running) = self.searches.running_mut() else { return };
+        running.purpose = Purpose::Answer { held };
+        if !held {
+            running.budget = running.job.set_timed(budget);
+            if let Some(outcome) = running.ponder_outcome.take()
+                && let Some(running) = self.searches.take()
+            {
+                self.conclude(running, outcome);
+            }
+        }
     }
 
     /// What a search's line means for `score` and `go mate`.

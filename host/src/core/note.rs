@@ -74,6 +74,8 @@ pub struct Thought {
     pub pondering: bool,
     pub depth: u32,
     pub seldepth: u32,
+    /// Which of the best lines it is, from 1 (`MultiPV`).
+    pub multipv: u32,
     pub score: Score,
     /// Search time as the clock counts it (nodes on a node clock, CPU time on a CPU clock).
     pub time_ms: u64,

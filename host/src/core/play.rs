@@ -292,6 +292,7 @@ impl Core {
             pondering: matches!(running.purpose, Purpose::Ponder { .. }),
             depth: progress.depth,
             seldepth: progress.seldepth,
+            multipv: progress.multipv.max(1),
             score: progress.score,
             time_ms,
             nodes: progress.nodes,

@@ -1,7 +1,14 @@
 //! GUI → engine under cxboard: one line in, one typed [`Command`] out. Never
 //! panics; borrows its text from the line.
 
-use crate::clock::{Limits, Overtime};
+use crate::{
+    clock::Overtime,
+    protocol::command::command_word,
+    uci::command::{parse_go, position_parts, setoption_parts},
+};
+
+/// `go` and what follows it on the line, as UCI has it.
+pub use crate::uci::command::Go;
 
 /// A command of the cxboard document (and `quit`, which it leaves out).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -44,25 +51,13 @@ pub enum Command<'a> {
     Quit,
 }
 
-/// `go` and what follows it on the line.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Go<'a> {
-    pub limits: Limits,
-    pub searchmoves: Vec<&'a str>,
-    pub ponder: bool,
-}
-
 /// Why a line is no command we can carry out.
 /// The errors are the CECP front end's: the same `Error (...)` kinds.
 pub use crate::protocol::command::CommandError;
 
 impl<'a> Command<'a> {
     pub fn parse(line: &'a str) -> Result<Command<'a>, CommandError> {
-        let line = line.trim();
-        let (word, rest) = match line.split_once(char::is_whitespace) {
-            Some((word, rest)) => (word, rest.trim()),
-            None => (line, ""),
-        };
+        let (word, rest) = command_word(line);
         let no_args =
             |command: Command<'a>| if rest.is_empty() { Ok(command) } else { Err(CommandError::TooManyParameters) };
         match word {
@@ -71,7 +66,13 @@ impl<'a> Command<'a> {
                 Ok(Command::Cxboard(version))
             }
             "force" => no_args(Command::Force),
-            "go" => parse_go(rest).map(Command::Go),
+            "go" => parse_go(rest, &CLOCK_WORDS, |limits, word, ms| match word {
+                "rtime" => limits.red_ms = Some(ms),
+                "btime" => limits.black_ms = Some(ms),
+                "mtime" => limits.move_ms = Some(ms),
+                _ => limits.overtime_ms = Some(ms),
+            })
+            .map(Command::Go),
             "playcurrent" => no_args(Command::PlayCurrent),
             "playother" => no_args(Command::PlayOther),
             "move" => match rest.split_whitespace().count() {
@@ -82,8 +83,8 @@ impl<'a> Command<'a> {
             "?" => no_args(Command::MoveNow),
             "stop" => no_args(Command::Stop),
             "isready" => no_args(Command::IsReady),
-            "setoption" => parse_setoption(rest),
-            "position" => parse_position(rest),
+            "setoption" => setoption_parts(rest).map(|(name, value)| Command::SetOption { name, value }),
+            "position" => position_parts(rest, "cfen").map(|(fen, moves)| Command::Position { fen, moves }),
             "debug" => match rest {
                 "on" => Ok(Command::Debug(true)),
                 "off" => Ok(Command::Debug(false)),
@@ -112,123 +113,9 @@ impl<'a> Command<'a> {
     }
 }
 
-/// The words `go` takes, which end a list of `searchmoves`.
-const GO_WORDS: [&str; 12] = [
-    "searchmoves",
-    "ponder",
-    "rtime",
-    "btime",
-    "mtime",
-    "otime",
-    "movestogo",
-    "depth",
-    "nodes",
-    "mate",
-    "movetime",
-    "infinite",
-];
-
-fn parse_go(rest: &str) -> Result<Go<'_>, CommandError> {
-    let mut go = Go::default();
-    let mut words = rest.split_whitespace().peekable();
-    while let Some(word) = words.next() {
-        let mut value = || words.next().ok_or(CommandError::BadParameter("a go limit needs a number"));
-        let limits = &mut go.limits;
-        match word {
-            "searchmoves" => {
-                while let Some(m) = words.next_if(|w| !GO_WORDS.contains(w)) {
-                    go.searchmoves.push(m);
-                }
-                if go.searchmoves.is_empty() {
-                    return Err(CommandError::BadParameter("searchmoves needs moves"));
-                }
-            }
-            "ponder" => go.ponder = true,
-            "infinite" => limits.infinite = true,
-            "rtime" => limits.red_ms = Some(time(value()?)?),
-            "btime" => limits.black_ms = Some(time(value()?)?),
-            "mtime" => limits.move_ms = Some(time(value()?)?),
-            "otime" => limits.overtime_ms = Some(time(value()?)?),
-            "movetime" => limits.movetime_ms = Some(time(value()?)?),
-            // A count of 0 would search nothing, or, as a plugin reads 0 nodes or
-            // plies, without end: each is refused as the `go mate 0` it resembles.
-            "movestogo" => limits.moves_to_go = Some(positive(value()?, "movestogo needs at least one move")?),
-            "depth" => limits.depth = Some(positive(value()?, "depth needs at least one ply")?),
-            "nodes" => limits.nodes = Some(positive(value()?, "nodes needs at least one node")?),
-            "mate" => limits.mate = Some(positive(value()?, "mate needs at least one move")?),
-            _ => {
-                return Err(CommandError::BadParameter(
-                    "go takes searchmoves, ponder, rtime, btime, mtime, otime, movestogo, depth, nodes, mate, movetime and infinite",
-                ));
-            }
-        }
-    }
-    Ok(go)
-}
-
-/// Milliseconds; a clock already run down may read below zero, which is none left.
-fn time(text: &str) -> Result<u64, CommandError> {
-    let ms: i64 = text.parse().map_err(|_| CommandError::BadParameter("a time is a number of milliseconds"))?;
-    Ok(ms.max(0) as u64)
-}
-
-/// A whole number from 1 up to what its type holds; anything else (0, a sign,
-/// more digits than fit) is refused with `why`.
-fn positive<T: std::str::FromStr + Default + PartialEq>(text: &str, why: &'static str) -> Result<T, CommandError> {
-    text.parse().ok().filter(|n| *n != T::default()).ok_or(CommandError::BadParameter(why))
-}
-
-/// `setoption name ID [value X]`: the name is every word up to `value`, the value
-/// everything after it as sent (a path may hold spaces).
-fn parse_setoption(rest: &str) -> Result<Command<'_>, CommandError> {
-    const WHY: &str = "setoption needs name ID [value X]";
-    let after_name = rest
-        .strip_prefix("name")
-        .filter(|r| r.starts_with(char::is_whitespace))
-        .ok_or(CommandError::BadParameter(WHY))?;
-    let (name, value) = match find_word(after_name, "value") {
-        Some((before, after)) => (before.trim(), Some(after.trim())),
-        None => (after_name.trim(), None),
-    };
-    if name.is_empty() {
-        return Err(CommandError::BadParameter(WHY));
-    }
-    Ok(Command::SetOption { name, value })
-}
-
-/// The text before and after the first whole word `word` of `text`.
-fn find_word<'a>(text: &'a str, word: &str) -> Option<(&'a str, &'a str)> {
-    let mut from = 0;
-    while let Some(found) = text[from..].find(word).map(|at| at + from) {
-        let end = found + word.len();
-        let starts = text[..found].ends_with(char::is_whitespace);
-        let ends = end == text.len() || text[end..].starts_with(char::is_whitespace);
-        if starts && ends {
-            return Some((&text[..found], &text[end..]));
-        }
-        from = end;
-    }
-    None
-}
-
-/// `position cfen CFEN [moves M…]` or `position startpos [moves M…]`.
-fn parse_position(rest: &str) -> Result<Command<'_>, CommandError> {
-    const WHY: &str = "position needs cfen CFEN or startpos, then moves if any";
-    let (setup, moves) = match rest.strip_prefix("moves") {
-        Some(after) if after.is_empty() || after.starts_with(char::is_whitespace) => ("", Some(after)),
-        _ => match find_word(rest, "moves") {
-            Some((before, after)) => (before.trim(), Some(after)),
-            None => (rest, None),
-        },
-    };
-    let moves = moves.map(|m| m.split_whitespace().collect()).unwrap_or_default();
-    let fen = match setup.split_once(char::is_whitespace) {
-        Some(("cfen", fen)) if !fen.trim().is_empty() => Some(fen.trim()),
-        None if setup == "startpos" => None,
-        _ => return Err(CommandError::BadParameter(WHY)),
-    };
-    Ok(Command::Position { fen, moves })
-}
+/// cxboard's clock words: each side's time left, the most a move may take,
+/// and the overtime of each move.
+const CLOCK_WORDS: [&str; 4] = ["rtime", "btime", "mtime", "otime"];
 
 /// `clock GAMECLOCK MOVECLOCK OVERTIME`, each in minutes (`60`), minutes and
 /// seconds (`1:30`) or seconds alone (`:30`).

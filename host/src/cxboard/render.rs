@@ -60,16 +60,19 @@ pub const EMPTY: &str = "<empty>";
 
 /// `Error (...)` for the command `line`, which the core refused.
 pub fn refusal(line: &str, refusal: Refusal) -> Reply {
-    let line = line.trim().to_owned();
-    let kind = match refusal {
+    Reply::Error { kind: refusal_kind(refusal), line: line.trim().to_owned() }
+}
+
+/// What goes in the brackets of `Error (...)` for a refusal, under both UCI forms.
+pub fn refusal_kind(refusal: Refusal) -> String {
+    match refusal {
         Refusal::NotLegalNow(None) => "command not legal now".to_owned(),
         Refusal::NotLegalNow(Some(why)) => why,
         Refusal::BadParameter(why) => format!("bad value: {why}"),
         Refusal::UnknownOption => "unknown option".to_owned(),
         Refusal::UnsupportedVariant => "unsupported variant".to_owned(),
         Refusal::UnsupportedTables => "unsupported tablebase type".to_owned(),
-    };
-    Reply::Error { kind, line }
+    }
 }
 
 #[cfg(test)]

@@ -3,7 +3,10 @@
 
 use std::fmt;
 
-use crate::quote::{TOLD_CHARS, quote, quote_up_to};
+use crate::{
+    protocol::reply::OneLine,
+    quote::{TOLD_CHARS, quote, quote_up_to},
+};
 
 /// One line of engine output.
 #[derive(Debug, Clone, PartialEq)]
@@ -61,20 +64,6 @@ pub struct Info {
     pub nps: u64,
     pub tbhits: u64,
     pub pv: Vec<String>,
-}
-
-/// Text from elsewhere (a plugin, a file name) stays on one line, or it could
-/// forge lines of its own.
-struct OneLine<'a>(&'a str);
-
-impl fmt::Display for OneLine<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for c in self.0.chars() {
-            let mut buffer = [0; 4];
-            f.write_str(if c.is_control() { " " } else { c.encode_utf8(&mut buffer) })?;
-        }
-        Ok(())
-    }
 }
 
 impl fmt::Display for ScoreText {

@@ -12,10 +12,11 @@ use super::{
     render,
 };
 use crate::{
-    core::{Applied, Core, ENGINE_NAME, Note, Refusal, answer::Request, options::CONFIGURE},
+    core::{Applied, Core, ENGINE_NAME, Note, Refusal, answer::Request},
     event::Event,
     game::GameMove,
-    quote::{QUOTED_CHARS, quote},
+    quote::quote,
+    uci::sessions,
 };
 
 pub const AUTHOR: &str = "The Plugboard authors";
@@ -61,12 +62,7 @@ impl Session {
         if session.core.set_variant(VARIANT).is_err() {
             tracing::error!("xiangqi is unknown to the core; cxboard has no game to play");
         }
-        for note in session.core.take_notes() {
-            match note {
-                Note::Tell(text) | Note::TellError(text) => session.startup.push(text),
-                note => tracing::info!(?note, "said before the GUI listened"),
-            }
-        }
+        sessions::startup_notes(&mut session.core, &mut session.startup);
         session
     }
 
@@ -89,9 +85,7 @@ impl Session {
         match event {
             Event::Line(line) => self.handle_line(&line),
             Event::Overlong { start, length } => {
-                tracing::warn!(length, start = %quote(&start), "overlong line refused");
-                let start: String = start.chars().take(QUOTED_CHARS / 2).collect();
-                let line = format!("{start}... ({length} bytes in all)");
+                let line = sessions::overlong_line(&start, length);
                 self.reply(Reply::Error { kind: "line too long".into(), line });
             }
             event => self.core.handle(event),
@@ -309,20 +303,11 @@ impl Session {
         match applied {
             Ok(Applied::Done) => {}
             Ok(Applied::Configure(settings)) => {
-                for setting in settings.split(';').map(str::trim).filter(|s| !s.is_empty()) {
-                    let (inner, inner_value) = match setting.split_once('=') {
-                        Some((inner, inner_value)) => (inner.trim(), Some(inner_value.trim())),
-                        None => (setting, None),
-                    };
-                    if inner.eq_ignore_ascii_case(CONFIGURE) {
-                        self.refuse(line, Refusal::BadParameter("Configure within Configure".into()));
-                        continue;
+                for step in sessions::configure_steps(&settings) {
+                    match step {
+                        Some((inner_line, inner, value)) => self.set_option(&inner_line, &inner, value.as_deref()),
+                        None => self.refuse(line, Refusal::BadParameter("Configure within Configure".into())),
                     }
-                    let inner_line = match inner_value {
-                        Some(v) => format!("setoption name {inner} value {v}"),
-                        None => format!("setoption name {inner}"),
-                    };
-                    self.set_option(&inner_line, inner, inner_value);
                 }
             }
             Err(refusal) => self.refuse(line, refusal),
@@ -334,12 +319,8 @@ impl Session {
     /// told as `info string` lines that no GUI mistakes for declarations.
     fn options_changed(&mut self, purged: bool) {
         let lines = options::declarations(&self.core, self.pondering);
-        if lines == self.advertised && !purged {
-            return;
-        }
-        self.reply(Reply::Text("the options are now:".into()));
-        self.out.extend(lines.iter().map(|line| Reply::Text(format!("option {line}"))));
-        self.advertised = lines;
+        let told = sessions::options_told_again(lines, &mut self.advertised, purged);
+        self.out.extend(told.into_iter().map(Reply::Text));
     }
 
     /// Turns what the core said into replies.
@@ -352,35 +333,18 @@ impl Session {
     fn take_note(&mut self, note: Note) {
         let game = self.core.game();
         let text = |m: GameMove| game.move_text(m);
+        let note = match sessions::info_strings(note, self.debug, text) {
+            Ok(lines) => return self.out.extend(lines.into_iter().map(Reply::Text)),
+            Err(note) => note,
+        };
         let reply = match note {
             Note::Move(m) => Reply::Move(text(m)),
             Note::BestMove { best, ponder } => Reply::BestMove { best: best.map(text), ponder: ponder.map(text) },
             Note::Score(score) => Reply::Score(render::score(score)),
             Note::Thought(thought) => Reply::Info(render::info(&thought, game)),
-            Note::Known(known) => Reply::Text(format!("{} ({})", text(known.m), known.note)),
-            Note::Unsearched(m) => Reply::Text(format!("{} (no search)", text(m))),
-            // The GUI judges the game and sends `result`; our claim is for people to read.
-            Note::Result(end) => Reply::Text(format!("{} {{{}}}", end.result, end.reason)),
             Note::OfferDraw => Reply::OfferDraw,
-            // `never_resign` keeps the core from it; should it come, it is said, not done.
-            Note::Resign => Reply::Text("the engine would resign here".into()),
             Note::Hint(m) => Reply::Hint(text(m)),
-            Note::Tell(message) => Reply::Text(message),
-            Note::TellError(message) => Reply::Text(format!("Error: {message}")),
-            Note::Debug(message) if self.debug => Reply::Text(message),
-            Note::Debug(_) => return,
             Note::OptionsChanged { purged } => return self.options_changed(purged),
-            Note::Listing(rows) => {
-                self.out.extend(rows.into_iter().map(Reply::Text));
-                return;
-            }
-            Note::Status(status) => Reply::Text(format!(
-                "searched {} ms, {} nodes, depth {}, {} of {} moves left",
-                status.time_ms, status.nodes, status.depth, status.moves_left, status.total_moves
-            )),
-            // Words for a chess server: there is none under cxboard.
-            Note::Talk(talk) => return tracing::info!(?talk, "no chess server to tell"),
-            Note::VariantStart { fen } => Reply::Text(format!("the game starts from {fen}")),
             // cxboard plays xiangqi alone: other variants are no news to its GUI.
             Note::VariantsChanged => return,
             Note::MoveSearchOver => {
@@ -389,6 +353,7 @@ impl Session {
                 }
                 return;
             }
+            note => return tracing::warn!(?note, "a note cxboard has no words for"),
         };
         self.reply(reply);
     }

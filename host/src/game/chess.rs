@@ -257,6 +257,11 @@ impl ChessGame {
         move_text(self.mode, m)
     }
 
+    /// `m` in UCI's coordinates: a Chess960 castling is the king onto its rook.
+    pub fn uci_text(&self, m: Move) -> String {
+        UciMove::from_move(m, self.mode).to_string()
+    }
+
     /// `highlight` for a piece lifted from `square`: its legal destinations in
     /// capitals (yellow; red for captures, magenta for promotions), the rest empty.
     pub fn highlight(&self, square: &str) -> Option<String> {

@@ -119,6 +119,10 @@ impl DefinedGame {
         self.position().move_text(m)
     }
 
+    pub fn uci_text(&self, m: Move) -> String {
+        self.position().uci_move_text(m)
+    }
+
     pub fn play(&mut self, m: Move) {
         let mut after = self.position().clone();
         after.play(m);

@@ -350,6 +350,16 @@ impl Game {
         }
     }
 
+    /// How a UCI GUI reads `m`: as [`Game::move_text`], but castling is the
+    /// king's move in coordinates, onto its own rook in Chess960.
+    pub fn uci_move_text(&self, m: GameMove) -> String {
+        match (&self.rules, m) {
+            (Rules::Chess(game), GameMove::Chess(m)) => game.uci_text(m),
+            (Rules::Defined(game), GameMove::Defined(m)) => game.uci_text(m),
+            _ => self.move_text(m),
+        }
+    }
+
     /// How people write `m`, a move of the current position: SAN for chess.
     pub fn notation(&self, m: GameMove) -> String {
         match (&self.rules, m) {

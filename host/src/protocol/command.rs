@@ -133,13 +133,18 @@ impl fmt::Display for CommandError {
     }
 }
 
+/// A command line's first word, and the rest of it, each trimmed.
+pub(crate) fn command_word(line: &str) -> (&str, &str) {
+    let line = line.trim();
+    match line.split_once(char::is_whitespace) {
+        Some((word, rest)) => (word, rest.trim()),
+        None => (line, ""),
+    }
+}
+
 impl<'a> Command<'a> {
     pub fn parse(line: &'a str) -> Result<Command<'a>, CommandError> {
-        let line = line.trim();
-        let (word, rest) = match line.split_once(char::is_whitespace) {
-            Some((word, rest)) => (word, rest.trim()),
-            None => (line, ""),
-        };
+        let (word, rest) = command_word(line);
         let no_args =
             |command: Command<'a>| if rest.is_empty() { Ok(command) } else { Err(CommandError::TooManyParameters) };
         match word {

@@ -85,8 +85,8 @@ pub struct Stat01 {
 }
 
 /// Text that came from elsewhere (a plugin, a file name) must stay on one line,
-/// or it could forge protocol lines of its own.
-struct OneLine<'a>(&'a str);
+/// or it could forge protocol lines of its own. Every front end writes it so.
+pub(crate) struct OneLine<'a>(pub &'a str);
 
 impl fmt::Display for OneLine<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

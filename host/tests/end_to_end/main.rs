@@ -27,5 +27,6 @@ mod plugin_releases;
 mod protocol;
 mod search_example;
 mod shogi;
+mod uci;
 mod variants;
 mod xiangqi;

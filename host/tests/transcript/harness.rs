@@ -1,4 +1,4 @@
-//! A front end (CECP's `Session`, or cxboard's) driven as the GUI would drive
+//! A front end (CECP's `Session`, cxboard's or UCI's) driven as the GUI would drive
 //! it: lines in, replies out, over a core whose searches are the scripts of
 //! [`crate::fakes`] played by a [`StepLauncher`] and whose clock is fake. No threads and no waiting: the
 //! searches' events are handled here, in the order they were made, and time
@@ -18,6 +18,7 @@ use plugboard::{
     event::Event,
     plugins::{PluginHost, Registry},
     protocol::Session,
+    uci,
 };
 
 use crate::{
@@ -57,6 +58,20 @@ impl FrontEnd for cxboard::Session {
 
     fn is_searching(&self) -> bool {
         cxboard::Session::is_searching(self)
+    }
+}
+
+impl FrontEnd for uci::Session {
+    fn handle(&mut self, event: Event) {
+        uci::Session::handle(self, event);
+    }
+
+    fn output(&mut self) -> Vec<String> {
+        self.take_output().iter().map(ToString::to_string).collect()
+    }
+
+    fn is_searching(&self) -> bool {
+        uci::Session::is_searching(self)
     }
 }
 
@@ -111,6 +126,22 @@ impl Transcript<cxboard::Session> {
     pub fn cxboard_playing(search: &str) -> Transcript<cxboard::Session> {
         let mut t = Transcript::cxboard();
         t.say(&["cxboard 1", &format!("setoption name Search value {search}")]);
+        t
+    }
+}
+
+impl Transcript<uci::Session> {
+    /// A UCI session, as the first line `uci` makes one; nothing said yet.
+    pub fn uci() -> Transcript<uci::Session> {
+        let (core, world, files) = core();
+        Transcript { session: uci::Session::with_core(core, Vec::new()), world, files }
+    }
+
+    /// After `uci`, with the search plugin `search` chosen and the game at the
+    /// start; what was said so far is dropped.
+    pub fn uci_playing(search: &str) -> Transcript<uci::Session> {
+        let mut t = Transcript::uci();
+        t.say(&["uci", &format!("setoption name Search value {search}"), "position startpos"]);
         t
     }
 }

@@ -3,7 +3,7 @@
 //!
 //! One file a theme; every GUI→engine command of the protocol (CECP v2, and the
 //! newer items of H.G. Muller's description) has a test here, and so has every
-//! command of the cxboard document (`cxboard.rs`, `cxboard_play.rs`). `harness` drives the
+//! command of the cxboard document (`cxboard.rs`, `cxboard_play.rs`) and of UCI (`uci.rs`). `harness` drives the
 //! session, `fakes` holds the searches, `steps` plays them and keeps the time.
 
 mod fakes;
@@ -34,5 +34,6 @@ mod setup;
 mod sides;
 mod takeback;
 mod thinking;
+mod uci;
 mod variants;
 mod xiangqi;

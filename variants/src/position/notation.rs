@@ -47,6 +47,21 @@ impl Position {
         text
     }
 
+    /// `m` as a UCI GUI writes it: as [`Position::move_text`], but a Chess960
+    /// castling is the king's move onto its own rook, not `O-O`.
+    #[must_use]
+    pub fn uci_move_text(&self, m: Move) -> String {
+        match m.special {
+            Special::Castle { rook } if self.variant.chess960 => {
+                let mut text = String::with_capacity(4);
+                write_square(&mut text, m.from, self.variant.ranks);
+                write_square(&mut text, rook, self.variant.ranks);
+                text
+            }
+            _ => self.move_text(m),
+        }
+    }
+
     /// Whether `m` takes a pawn into its promotion zone without promoting,
     /// short of the last rank (grand's pawn on the eighth or ninth rank): xboard
     /// lets no pawn stay one on the last rank, whatever its letter says.

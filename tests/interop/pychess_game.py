@@ -18,10 +18,11 @@ stops reading the engine.
 
 What it proves:
 
-- **PyChess's "add engine" check recognises Plugboard as a CECP engine.**
-  ``engineNest.is_uci`` (sends ``uci``/``quit``) must say no and
-  ``engineNest.is_cecp`` (sends ``xboard``/``protover 2``/``quit``) must say
-  yes, as in PyChess's Engines dialog. Then ``discoverer.addEngine`` and
+- **PyChess's "add engine" check recognises Plugboard as a CECP engine and as
+  a UCI one.** ``engineNest.is_uci`` (sends ``uci``/``quit``) and
+  ``engineNest.is_cecp`` (sends ``xboard``/``protover 2``/``quit``) must both
+  say yes, as in PyChess's Engines dialog (which tries UCI first; its protocol
+  choice switches). The engine is added as CECP. Then ``discoverer.addEngine`` and
   ``discoverer.discover()`` run PyChess's own feature negotiation; the engine
   must be discovered (not failed), with ``analyze``, the ``normal`` variant and
   its ``option`` features parsed. PyChess also auto-detects Fairy-Max
@@ -414,11 +415,12 @@ def engine_dict(name: str) -> dict:
 
 async def discover() -> dict:
     """What PyChess's Engines dialog does on 'Add': is_uci, is_cecp, addEngine, discover()."""
-    if is_uci([ENGINE_PATH]):
-        raise TestFailure("PyChess's is_uci() took Plugboard for a UCI engine")
+    # Plugboard speaks both: the dialog's protocol choice decides, and this test plays CECP.
+    if not is_uci([ENGINE_PATH]):
+        raise TestFailure("PyChess's is_uci() does not recognise Plugboard as a UCI engine")
     if not is_cecp([ENGINE_PATH]):
         raise TestFailure("PyChess's is_cecp() does not recognise Plugboard as a CECP engine")
-    log("PyChess's protocol check: is_uci=False, is_cecp=True")
+    log("PyChess's protocol check: is_uci=True, is_cecp=True; added as a CECP engine")
     plugboard_name = os.path.basename(ENGINE_PATH)
     discoverer.addEngine(plugboard_name, ENGINE_PATH, "xboard", None, None)
     finished = asyncio.Event()

@@ -86,7 +86,10 @@ pub fn run(plugins: &PluginHost, args: &BenchArgs) -> ExitCode {
             let seconds = result.elapsed.as_secs_f64();
             println!("Nodes searched  : {}", result.nodes);
             println!("Time (ms)       : {}", result.elapsed.as_millis());
-            println!("Nodes/second    : {:.0}", result.nodes as f64 / seconds.max(1e-9));
+            let nodes_per_second = (result.nodes as f64 / seconds.max(1e-9)).round() as u64;
+            println!("Nodes/second    : {nodes_per_second}");
+            // The last line as OpenBench's client reads it.
+            println!("{} nodes {nodes_per_second} nps", result.nodes);
             ExitCode::SUCCESS
         }
         Err(why) => {

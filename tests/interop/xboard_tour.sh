@@ -120,7 +120,7 @@ while IFS=$PGN_SEP read -r n white black result variant fen reason; do
   fi
 done <<< "$summary"
 echo "castling moves by the engines (debug log): $castles; O-O/O-O-O in the PGN: $pgn_castles"
-# For information: features/options this xboard does not support (4.9.1 rejects setscore and -reset).
+# For information: features/options this xboard does not support (4.9.1 rejects setscore).
 rejected=$(told first | sed -n 's/^rejected //p' | paste -sd ';' - || true)
 echo "xboard rejected (first engine): ${rejected:-nothing}"
 echo "start position sent to the engines: $setboard"

@@ -92,6 +92,8 @@ impl Core {
     /// `option NAME=VALUE`. `Configure` comes back for the front end to split
     /// into the settings it lists, each refused on its own in its protocol's words.
     pub fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<Applied, Refusal> {
+        let resolved = self.option_named(name);
+        let name = resolved.as_deref().unwrap_or(name);
         let changed = match self.options.set(&mut self.plugins, name, value) {
             Ok(changed) => changed,
             Err(Refused::Unknown) => return Err(Refusal::UnknownOption),

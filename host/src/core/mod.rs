@@ -185,6 +185,17 @@ impl Core {
         self.options.entries(&self.plugins)
     }
 
+    /// The option `name` names: the one so spelt, else the one spelt so but
+    /// for case (lichess-bot sends UCI's `Move Overhead` for `Move overhead`).
+    pub fn option_named(&self, name: &str) -> Option<String> {
+        let entries = self.options();
+        // An exact match first: two names may differ in case alone.
+        let exact = entries.iter().find(|entry| entry.spec.name.as_str() == name);
+        exact
+            .or_else(|| entries.iter().find(|entry| entry.spec.name.eq_ignore_ascii_case(name)))
+            .map(|entry| entry.spec.name.to_string())
+    }
+
     /// What the usable search plugins can play, as far as the host knows the rules.
     pub fn variants(&self) -> Vec<String> {
         let mut variants = Vec::new();

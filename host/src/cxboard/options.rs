@@ -50,12 +50,7 @@ pub fn find(core: &Core, name: &str) -> Option<Target> {
     if name.eq_ignore_ascii_case(PONDER) {
         return Some(Target::Ponder);
     }
-    let entries = core.options();
-    // An exact match first: two names may differ in case alone.
-    let exact = entries.iter().find(|entry| entry.spec.name.as_str() == name);
-    exact
-        .or_else(|| entries.iter().find(|entry| entry.spec.name.eq_ignore_ascii_case(name)))
-        .map(|entry| Target::Core(entry.spec.name.to_string()))
+    core.option_named(name).map(Target::Core)
 }
 
 /// The hash size a `setoption name Hash value X` asks for, or why it is none.

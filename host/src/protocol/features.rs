@@ -59,4 +59,11 @@ impl Negotiated {
     pub fn rejected(&self, feature: &str) -> bool {
         self.rejected.contains(feature)
     }
+
+    /// Whether the GUI answered any feature: xboard, WinBoard and PyChess do,
+    /// and read features all game long; python-chess (and lichess-bot through
+    /// it) answers none, and takes a feature after the handshake for noise.
+    pub fn answered(&self) -> bool {
+        !self.accepted.is_empty() || !self.rejected.is_empty()
+    }
 }

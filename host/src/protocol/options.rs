@@ -7,7 +7,11 @@ pub fn advertise(spec: &OptionSpec, current: &str) -> String {
     let name = sanitize(&spec.name);
     let kind = spec.kind.cecp_name();
     match spec.kind {
-        OptionKind::Button | OptionKind::Save | OptionKind::Reset => format!("{name} -{kind}"),
+        OptionKind::Button | OptionKind::Save => format!("{name} -{kind}"),
+        // No xboard release knows `-reset` (4.9.1 rejects it, and the button with
+        // it). A plain button does the same there: the list sent again after it
+        // opens with `feature done=0`, on which xboard clears its old list.
+        OptionKind::Reset => format!("{name} -{}", OptionKind::Button.cecp_name()),
         OptionKind::Spin | OptionKind::Slider => format!("{name} -{kind} {current} {} {}", spec.min, spec.max),
         OptionKind::Combo => {
             let choices: Vec<String> = spec

@@ -41,7 +41,8 @@ fn handshake_lists_features_then_options_then_done() {
             "feature option=\"Log folder -path \"",
             "feature option=\"Log files -spin 7 1 365\"",
             "feature option=\"Save settings -save\"",
-            "feature option=\"Reset settings -reset\"",
+            // A button: xboard 4.9.1 rejects `-reset`, and clears its list on `done=0`.
+            "feature option=\"Reset settings -button\"",
             "feature option=\"Configure -string \"",
             "feature option=\"Search -combo *alphabeta /// patient /// probe /// scripted\"",
             "feature option=\"Evaluation -combo *pesto /// fairy /// nnue /// xiangqi-pst\"",

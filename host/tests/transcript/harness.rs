@@ -105,11 +105,11 @@ impl Transcript {
         Transcript { session: Session::with_core(core), world, files }
     }
 
-    /// After the protocol-2 handshake, with the search plugin `search` chosen; what
-    /// was said so far is dropped.
+    /// After the protocol-2 handshake, answered as xboard answers it, with the
+    /// search plugin `search` chosen; what was said so far is dropped.
     pub fn playing(search: &str) -> Transcript {
         let mut t = Transcript::new();
-        t.say(&["xboard", "protover 2", &format!("option Search={search}")]);
+        t.say(&["xboard", "protover 2", "accepted done", &format!("option Search={search}")]);
         t
     }
 }

@@ -12,7 +12,7 @@ fn option_lines(said: &[String]) -> Vec<&str> {
 #[test]
 fn options_are_readvertised_only_when_they_change() {
     let mut t = Transcript::new();
-    t.say(&["xboard", "protover 2"]);
+    t.say(&["xboard", "protover 2", "accepted done"]);
     // xboard sends its start-up value for every option it is given, again after
     // each re-advertisement: the second, unchanged choice must not re-advertise.
     let first = t.say(&["option Search=scripted"]);
@@ -150,6 +150,31 @@ fn save_writes_the_settings_that_the_next_start_applies() {
     let options = option_lines(&said);
     assert_eq!(options[0], "Move overhead -spin 300 0 5000");
     assert!(options.contains(&"Search -combo alphabeta /// patient /// probe /// *scripted"), "{options:?}");
+}
+
+#[test]
+fn option_names_are_found_whatever_their_case() {
+    // xboard answers features (`playing` does), and reads the list again.
+    let mut t = Transcript::playing("scripted");
+    // lichess-bot writes UCI's spelling, `Move Overhead`, for `Move overhead`.
+    let said = t.say(&["option Move Overhead=300", "option evaluation=nnue"]);
+    let options = option_lines(&said);
+    assert_eq!(options[0], "Move overhead -spin 300 0 5000");
+    assert!(options.contains(&"Evaluation -combo pesto /// fairy /// *nnue /// xiangqi-pst"), "{options:?}");
+}
+
+#[test]
+fn a_gui_that_answers_no_feature_is_not_sent_the_list_again() {
+    // python-chess answers no feature, and logs each one after the handshake
+    // as unexpected output in the middle of its `go`.
+    let mut t = Transcript::new();
+    t.say(&["xboard", "protover 2", "option Search=scripted"]);
+    assert_eq!(t.say(&["option Evaluation=nnue", "ping 1"]), ["pong 1"]);
+    // The change took: once the GUI answers features, the list says so.
+    t.say(&["accepted done"]);
+    let said = t.say(&["option Search=probe"]);
+    let options = option_lines(&said);
+    assert!(options.contains(&"Evaluation -combo pesto /// fairy /// *nnue /// xiangqi-pst"), "{options:?}");
 }
 
 #[test]

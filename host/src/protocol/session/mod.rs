@@ -401,10 +401,17 @@ impl Session {
     /// GUIs clear their list on `done=0` and take the new one up to `done=1`.
     /// Nothing is sent when the list is unchanged: xboard answers every advertised
     /// option that it has a start-up value for with an `option` command, and
-    /// re-advertising after those would never end.
-    fn readvertise_options(&mut self) {
+    /// re-advertising after those would never end. Nor is it sent to a GUI that
+    /// never answered a feature (python-chess): it reads no feature after the
+    /// handshake, and would only log each line as unexpected in the middle of
+    /// its `go`; a GUI that purged its list on a button is always answered.
+    fn readvertise_options(&mut self, purged: bool) {
         let lines = self.option_lines();
         if lines == self.advertised || !self.negotiated.announced() {
+            return;
+        }
+        if !purged && !self.negotiated.answered() {
+            tracing::info!("option list changed; not sent again, as this GUI answers no feature");
             return;
         }
         self.reply(Reply::Feature("done=0".into()));
@@ -450,7 +457,7 @@ impl Session {
                 if purged {
                     self.advertised.clear();
                 }
-                return self.readvertise_options();
+                return self.readvertise_options(purged);
             }
             Note::VariantsChanged => {
                 let variants = features::announcement(ENGINE_NAME, &self.core.variants().join(","));

@@ -24,6 +24,7 @@ pub const USE_BOOK: &str = "Use book";
 pub const BOOK_DEPTH: &str = "Book depth";
 pub const BOOK_CHOICE: &str = "Book choice";
 pub const VARIANT_FILE: &str = "Variant file";
+pub const EXTENDED_THINKING: &str = "Extended thinking";
 
 const DEFAULT_OVERHEAD_MS: u64 = 50;
 const DEFAULT_CONTEMPT_CP: i32 = 50;
@@ -92,6 +93,9 @@ pub struct HostOptions {
     pub book_choice: Choice,
     /// Variant definitions of the user's (variants.ini format); empty: none.
     pub variant_file: String,
+    /// CECP thinking lines carry selective depth, speed and tablebase hits
+    /// before the PV; Scid reads them as the PV and marks it `illegal_pv!`.
+    pub extended_thinking: bool,
 }
 
 impl Default for HostOptions {
@@ -115,6 +119,7 @@ impl Default for HostOptions {
             book_depth: DEFAULT_BOOK_DEPTH as u32,
             book_choice: Choice::default(),
             variant_file: String::new(),
+            extended_thinking: true,
         }
     }
 }
@@ -145,6 +150,7 @@ impl HostOptions {
             (OptionSpec::string(GREETING, DEFAULT_GREETING), self.greeting.clone()),
             (OptionSpec::combo(COMMENTARY, "whisper", &Commentary::CHOICES), self.commentary.name().to_owned()),
             (OptionSpec::check(PARTNER_ASKS, true), flag(self.partner_asks)),
+            (OptionSpec::check(EXTENDED_THINKING, true), flag(self.extended_thinking)),
             (OptionSpec::check(DEBUG_OUTPUT, true), flag(self.debug_output)),
             (OptionSpec::path(LOG_FOLDER, ""), self.log_folder.clone()),
             (OptionSpec::spin(LOG_FILES, i64::from(DEFAULT_LOG_FILES), 1, 365), self.log_files.to_string()),
@@ -171,6 +177,7 @@ impl HostOptions {
             DRAW_OFFERS => self.draw_offers = text == "1",
             PARTNER_ASKS => self.partner_asks = text == "1",
             DEBUG_OUTPUT => self.debug_output = text == "1",
+            EXTENDED_THINKING => self.extended_thinking = text == "1",
             GREETING => self.greeting = text.to_owned(),
             LOG_FOLDER => self.log_folder = text.to_owned(),
             COMMENTARY => {

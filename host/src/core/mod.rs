@@ -180,6 +180,11 @@ impl Core {
         self.expected_reply.filter(|&m| self.game().is_legal(m))
     }
 
+    /// Whether thinking lines carry the fields after the standard four (`Extended thinking`).
+    pub fn extended_thinking(&self) -> bool {
+        self.options.host.extended_thinking
+    }
+
     /// Every option, under its unique name, with its value.
     pub fn options(&self) -> Vec<options::Entry> {
         self.options.entries(&self.plugins)

@@ -5,7 +5,10 @@
 use plugboard_plugin_api::OptionSpec;
 
 use super::render;
-use crate::core::{Core, options::validate};
+use crate::{
+    core::{Core, options::validate},
+    host_options,
+};
 
 /// The hash in MiB (CECP's `memory`, less the engine's own footprint).
 pub const HASH: &str = "Hash";
@@ -38,7 +41,10 @@ pub fn declarations(core: &Core, pondering: bool) -> Vec<String> {
         render::option(&hash_spec(), &core.hash_mb().to_string()),
         render::option(&ponder_spec(), if pondering { "1" } else { "0" }),
     ];
-    lines.extend(core.options().iter().map(|entry| render::option(&entry.spec, &entry.value)));
+    // `Extended thinking` shapes CECP's thinking lines; these front ends write `info`.
+    let entries = core.options();
+    let shown = entries.iter().filter(|entry| entry.spec.name.as_str() != host_options::EXTENDED_THINKING);
+    lines.extend(shown.map(|entry| render::option(&entry.spec, &entry.value)));
     lines
 }
 

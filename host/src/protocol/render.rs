@@ -28,6 +28,8 @@ pub fn thinking(thought: &Thought, game: &Game) -> Thinking {
         nps: thought.nodes.saturating_mul(1000) / thought.time_ms.max(1),
         tbhits: thought.tbhits,
         pv: pv.join(" "),
+        // The session sets it from `Extended thinking` as the line goes out.
+        extended: true,
     }
 }
 

@@ -71,6 +71,9 @@ pub struct Thinking {
     pub nps: u64,
     pub tbhits: u64,
     pub pv: String,
+    /// Selective depth, speed and tablebase hits follow the standard four
+    /// fields, and a tab the PV; else the PV follows at once.
+    pub extended: bool,
 }
 
 /// The answer to `.` in analysis mode.
@@ -115,7 +118,7 @@ impl fmt::Display for Reply {
                 }
                 Ok(())
             }
-            Reply::Thinking(t) => write!(
+            Reply::Thinking(t) if t.extended => write!(
                 f,
                 "{} {} {} {} {} {} {}\t{}",
                 t.depth,
@@ -127,6 +130,9 @@ impl fmt::Display for Reply {
                 t.tbhits,
                 OneLine(&t.pv)
             ),
+            Reply::Thinking(t) => {
+                write!(f, "{} {} {} {} {}", t.depth, t.score, t.centiseconds, t.nodes, OneLine(&t.pv))
+            }
             Reply::GameResult { result, reason } => write!(f, "{result} {{{}}}", OneLine(reason)),
             Reply::Error { kind, command } => write!(f, "Error ({kind}): {}", OneLine(&quote(command))),
             Reply::IllegalMove { reason, mv } => {
@@ -171,8 +177,8 @@ mod tests {
     }
 
     #[test]
-    fn thinking_uses_the_extended_tab_format() {
-        let line = Reply::Thinking(Thinking {
+    fn thinking_uses_the_extended_tab_format_unless_told_not_to() {
+        let mut thinking = Thinking {
             depth: 5,
             score: -31,
             centiseconds: 12,
@@ -181,8 +187,11 @@ mod tests {
             nps: 36000,
             tbhits: 0,
             pv: "e2e4 e7e5".into(),
-        });
-        assert_eq!(line.to_string(), "5 -31 12 4321 9 36000 0\te2e4 e7e5");
+            extended: true,
+        };
+        assert_eq!(Reply::Thinking(thinking.clone()).to_string(), "5 -31 12 4321 9 36000 0\te2e4 e7e5");
+        thinking.extended = false;
+        assert_eq!(Reply::Thinking(thinking).to_string(), "5 -31 12 4321 e2e4 e7e5");
     }
 
     #[test]

@@ -20,7 +20,7 @@ fn handshake_lists_features_then_options_then_done() {
          capablanca,gothic,caparandom,janus,falcon,grand,super,great,shogi,minishogi,torishogi,shoshogi,lion,elven,chu,bughouse,boardsize\""
     );
     assert_eq!(
-        lines[2..25],
+        lines[2..26],
         [
             "feature option=\"Move overhead -spin 50 0 5000\"",
             "feature option=\"MultiPV -spin 1 1 64\"",
@@ -37,6 +37,7 @@ fn handshake_lists_features_then_options_then_done() {
             "feature option=\"ICS greeting -string Hello {opponent}, good luck and have fun!\"",
             "feature option=\"ICS commentary -combo *whisper /// kibitz /// off\"",
             "feature option=\"Ask partner for pieces -check 1\"",
+            "feature option=\"Extended thinking -check 1\"",
             "feature option=\"Debug output -check 1\"",
             "feature option=\"Log folder -path \"",
             "feature option=\"Log files -spin 7 1 365\"",
@@ -48,10 +49,10 @@ fn handshake_lists_features_then_options_then_done() {
             "feature option=\"Evaluation -combo *pesto /// fairy /// nnue /// xiangqi-pst\"",
         ]
     );
-    assert_eq!(lines[25], "feature option=\"Rescan plugins -button\"");
-    assert!(lines[26].starts_with("feature option=\"Plugin folder -path "));
+    assert_eq!(lines[26], "feature option=\"Rescan plugins -button\"");
+    assert!(lines[27].starts_with("feature option=\"Plugin folder -path "));
     assert_eq!(
-        lines[27..],
+        lines[28..],
         ["feature option=\"Null move pruning -check 1\"", "feature option=\"Tempo -spin 10 0 100\"", "feature done=1",]
     );
 }

@@ -12,6 +12,14 @@ fn post_shows_the_thinking_and_nopost_hides_it() {
 }
 
 #[test]
+fn extended_thinking_off_leaves_the_four_fields_scid_reads() {
+    let mut t = Transcript::playing("scripted");
+    // Scid's engine window took the fields after the fourth for the PV: `illegal_pv!`.
+    assert_eq!(t.say(&["option Extended thinking=0", "new", "post", "go"]), ["1 12 0 1 b1a3", "move b1a3"]);
+    assert_eq!(t.say(&["option Extended thinking=1", "a7a6"]), ["1 12 0 1 1 1000 0\ta1b1", "move a1b1"]);
+}
+
+#[test]
 fn random_asks_for_evaluation_noise_until_new() {
     let mut t = Transcript::playing("scripted");
     assert_eq!(t.say(&["new", "post", "random", "white", "go"]), ["1 22 0 1 1 1000 0\tb1a3", "move b1a3"]);

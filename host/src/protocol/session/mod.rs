@@ -125,7 +125,10 @@ impl Session {
         }
     }
 
-    fn reply(&mut self, reply: Reply) {
+    fn reply(&mut self, mut reply: Reply) {
+        if let Reply::Thinking(thinking) = &mut reply {
+            thinking.extended = self.core.extended_thinking();
+        }
         self.out.push(reply);
     }
 

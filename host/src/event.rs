@@ -78,6 +78,9 @@ pub struct Progress {
     pub root_move_count: u32,
     /// Which principal variation a line is, 1 for the best; 0 if the plugin did not say.
     pub multipv: u32,
+    /// How full the search's hash table is, in permille, with a line; `None`
+    /// when the plugin does not say.
+    pub hashfull: Option<u32>,
 }
 
 /// Tables opened off the core's thread, handed over once.

@@ -370,6 +370,8 @@ pub fn run_plugin(
             current_move_number: info.current_move_number,
             root_move_count: info.root_move_count,
             multipv: info.multipv,
+            // Asked while the plugin reports, on its own thread, as the entry requires.
+            hashfull: if info.kind == InfoKind::Line { spec.module.hash_full() } else { None },
         });
     };
     let reporter = Reporter::new(&relay);

@@ -405,9 +405,9 @@ pub use eval::{
 pub use options::{OptionKind, OptionSpec, PluginInfo};
 pub use position::{Move, PieceKind, Position, Square, Variant};
 pub use search::{
-    BoardSearchFn, Bound, DefinedSearchFn, EVAL_FAILURE_PREFIX, InfoKind, NO_DEADLINE, PresetScore, Reporter, Score,
-    ScoreKind, SearchControl, SearchInfo, SearchModule, SearchModuleExt, SearchModuleExtRef, SearchModuleRef,
-    SearchOutcome, SearchPlugin, SearchRequest,
+    BoardSearchFn, Bound, DefinedSearchFn, EVAL_FAILURE_PREFIX, InfoKind, NO_DEADLINE, NO_HASH_FULL, PresetScore,
+    Reporter, Score, ScoreKind, SearchControl, SearchInfo, SearchModule, SearchModuleExt, SearchModuleExtRef,
+    SearchModuleRef, SearchOutcome, SearchPlugin, SearchRequest,
 };
 pub use tablebase::{TablebaseProbe, TablebaseSource, Wdl};
 

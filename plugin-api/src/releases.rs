@@ -297,6 +297,7 @@ fn plugins_of_the_board_release_play_xiangqi_but_no_variant_defined_as_data() {
     assert!(module.search_board().is_some());
     assert!(module.search_defined().is_none());
     assert_eq!(module.move_legs(), 1);
+    assert_eq!(module.hash_full(), None);
     let old = board_release::EvalModuleExt {
         info,
         set_option,
@@ -435,4 +436,73 @@ fn a_chess_only_plugin_of_now_refuses_other_boards_with_a_reason() {
     assert!(!Chess::info().evaluates_variant("xiangqi"));
     assert!(Chariots::info().evaluates_variant("xiangqi"));
     assert!(!Chariots::info().evaluates_variant("normal"));
+}
+
+/// The search module as the release of moves of several legs had it, before
+/// `hash_full`.
+#[allow(dead_code)]
+mod legs_release {
+    use super::*;
+    use crate::DefinedEvaluatorSource;
+
+    #[repr(C)]
+    #[derive(StableAbi)]
+    #[sabi(kind(Prefix(prefix_ref = SearchModuleExtRef, prefix_fields = SearchModuleExtPrefix)))]
+    #[sabi(missing_field(option))]
+    pub struct SearchModuleExt {
+        pub info: extern "C" fn() -> RResult<PluginInfo, RString>,
+        pub set_option: extern "C" fn(name: RStr<'_>, value: RStr<'_>) -> RResult<(), RString>,
+        #[sabi(last_prefix_field)]
+        pub search: extern "C" fn(
+            request: &SearchRequest<'_>,
+            eval: EvaluatorSource,
+            reporter: Reporter<'_>,
+        ) -> RResult<SearchOutcome, RString>,
+        pub use_tablebases: extern "C" fn(probe: ROption<TablebaseProbe>),
+        pub search_board: extern "C" fn(
+            request: &BoardSearchRequest<'_>,
+            eval: BoardEvaluatorSource,
+            reporter: Reporter<'_>,
+        ) -> RResult<SearchOutcome, RString>,
+        pub search_defined: extern "C" fn(
+            request: &BoardSearchRequest<'_>,
+            definition: RStr<'_>,
+            eval: DefinedEvaluatorSource,
+            reporter: Reporter<'_>,
+        ) -> RResult<SearchOutcome, RString>,
+        pub move_legs: extern "C" fn() -> u32,
+    }
+}
+
+extern "C" fn no_defined_search(
+    _request: &BoardSearchRequest<'_>,
+    _definition: RStr<'_>,
+    _eval: crate::DefinedEvaluatorSource,
+    _reporter: Reporter<'_>,
+) -> RResult<SearchOutcome, RString> {
+    RResult::RErr("not here".into())
+}
+
+extern "C" fn two_legs() -> u32 {
+    2
+}
+
+#[test]
+fn a_search_of_the_legs_release_keeps_its_entries_and_tells_no_hash_fill() {
+    let old = <legs_release::SearchModuleExtRef as StableAbi>::LAYOUT;
+    check_layout_compatibility(old, <crate::SearchModuleExtRef as StableAbi>::LAYOUT).unwrap();
+    let old = legs_release::SearchModuleExt {
+        info,
+        set_option,
+        search,
+        use_tablebases: no_tables,
+        search_board: no_board_search,
+        search_defined: no_defined_search,
+        move_legs: two_legs,
+    };
+    let old = old.leak_into_prefix();
+    // SAFETY: the cast the host makes of any search module (SearchModuleExt::leak_into_module).
+    let module = SearchModuleRef::from_prefix_ref(unsafe { old.to_prefix_ref().cast::<SearchModulePrefix>() });
+    assert_eq!(module.move_legs(), 2);
+    assert_eq!(module.hash_full(), None);
 }

@@ -103,7 +103,14 @@ pub struct SearchModuleExt {
     /// The most legs the plugin's moves of variants defined as data may have
     /// ([`Move::board_leg`]): 2 for a plugin that plays the lion's moves.
     pub move_legs: extern "C" fn() -> u32,
+    /// How full the search's hash table is, in permille, as of its latest
+    /// line (UCI's `hashfull`); [`NO_HASH_FULL`] when it does not say.
+    /// Called on the search's own thread, from within its report of a line.
+    pub hash_full: extern "C" fn() -> u32,
 }
+
+/// What [`SearchModuleExt::hash_full`] returns when the plugin does not know.
+pub const NO_HASH_FULL: u32 = u32::MAX;
 
 /// The type of [`SearchModuleExt::search_defined`].
 pub type DefinedSearchFn = extern "C" fn(
@@ -168,6 +175,13 @@ impl SearchModuleRef {
     /// then gives no variant that has them.
     pub fn move_legs(self) -> u32 {
         self.extended().move_legs().map_or(1, |move_legs| move_legs())
+    }
+
+    /// What the plugin's [`SearchModuleExt::hash_full`] says, in permille;
+    /// `None` when it does not say, or was built before the entry existed.
+    pub fn hash_full(self) -> Option<u32> {
+        let permille = (self.extended().hash_full()?)();
+        (permille <= 1000).then_some(permille)
     }
 }
 
@@ -485,6 +499,12 @@ pub trait SearchPlugin: 'static {
         1
     }
 
+    /// How full the hash table is, in permille, as of the latest line the
+    /// search reported; asked on the search's thread while it reports a line.
+    fn hash_full() -> Option<u32> {
+        None
+    }
+
     /// The root module for this plugin, for the export macro and for hosts that
     /// link the plugin in statically.
     fn module() -> SearchModuleRef
@@ -500,6 +520,7 @@ pub trait SearchPlugin: 'static {
             search_board: search_board_shim::<Self>,
             search_defined: search_defined_shim::<Self>,
             move_legs: move_legs_shim::<Self>,
+            hash_full: hash_full_shim::<Self>,
         }
         .leak_into_module()
     }
@@ -545,6 +566,10 @@ extern "C" fn search_board_shim<P: SearchPlugin>(
 
 extern "C" fn move_legs_shim<P: SearchPlugin>() -> u32 {
     catch_unwind(P::move_legs).unwrap_or(1)
+}
+
+extern "C" fn hash_full_shim<P: SearchPlugin>() -> u32 {
+    catch_unwind(P::hash_full).ok().flatten().map_or(NO_HASH_FULL, |permille| permille.min(1000))
 }
 
 extern "C" fn search_defined_shim<P: SearchPlugin>(

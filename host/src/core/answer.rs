@@ -8,12 +8,14 @@ use shakmaty::Color;
 
 use super::{
     Core, Note, Refusal,
+    note::Known,
     searches::{Purpose, Running},
 };
 use crate::{
     clock::{Budget, Limits},
     event::Progress,
     game::{GameMove, PluginPosition},
+    known_moves::Advice,
 };
 
 /// A `score` search looks one ply deep; this bounds it should a plugin not stop there.
@@ -27,6 +29,9 @@ pub struct Request {
     pub limits: Limits,
     pub searchmoves: Vec<GameMove>,
     pub ponder: bool,
+    /// The book and the tablebases may answer a timed `go` for a game, as
+    /// they answer in play under CECP (UCI, unless `UCI_AnalyseMode`).
+    pub known_moves: bool,
 }
 
 #[derive(Default)]
@@ -82,6 +87,26 @@ impl Core {
             return Ok(());
         }
         let held = request.ponder || request.limits.infinite;
+        let mut request = request;
+        // An analysis, a ponder search or a choice among given moves wants a search.
+        if request.known_moves && !held && request.searchmoves.is_empty() {
+            match self.advice() {
+                Advice::Play(known) => {
+                    tracing::info!(mv = %self.game().move_text(known.m), how = %known.thinking, "go answered without search");
+                    let (best, ponder) = (known.m, known.expected_reply);
+                    self.note(Note::Known(Known {
+                        m: known.m,
+                        score: known.score,
+                        note: known.thinking,
+                        from_tables: known.from_tables,
+                    }));
+                    self.note(Note::BestMove { best: Some(best), ponder });
+                    return Ok(());
+                }
+                Advice::SearchAmong(moves) => request.searchmoves = moves,
+                Advice::Search => {}
+            }
+        }
         // A ponder search runs until the GUI's move; its limits count from then.
         let budget = if request.ponder { Budget::UNLIMITED } else { self.answer_budget(&request.limits) };
         self.answering.request = Some(request);

@@ -25,6 +25,12 @@ pub enum Note {
     Score(Score),
     /// A line of the running search's thinking.
     Thought(Thought),
+    /// The root move the running search is on, at `depth`: the `number`th it tries.
+    CurrentMove {
+        depth: u32,
+        m: GameMove,
+        number: u32,
+    },
     /// How the move about to be played was found without a search (book or tables).
     Known(Known),
     /// The search failed and the move about to be played was not searched.
@@ -82,6 +88,8 @@ pub struct Thought {
     pub nodes: u64,
     pub tbhits: u64,
     pub pv: Vec<GameMove>,
+    /// How full the search's hash table is, in permille, if the plugin says.
+    pub hashfull: Option<u32>,
 }
 
 /// A move the book or the tables know.

@@ -24,6 +24,8 @@ use crate::{
 const RANDOM_NOISE_CP: u32 = 10;
 /// Open-ended: analysis and pondering end when told to.
 const UNLIMITED: Budget = Budget { soft_ms: u64::MAX, hard_ms: u64::MAX };
+/// The root move being searched is told once a search has run this long.
+const CURRENT_MOVE_AFTER: std::time::Duration = std::time::Duration::from_secs(1);
 
 /// How the move we play was found.
 pub(super) enum Found<'a> {
@@ -155,7 +157,7 @@ impl Core {
     }
 
     /// What the book and the tablebases say of the position we are to move in.
-    fn advice(&mut self) -> Advice {
+    pub(super) fn advice(&mut self) -> Advice {
         self.drawing_moves.clear();
         let options = &self.options.host;
         let book_use = BookUse { enabled: options.use_book, depth: options.book_depth, choice: options.book_choice };
@@ -273,7 +275,20 @@ impl Core {
 
     pub(super) fn on_progress(&mut self, job: u64, progress: Progress) {
         let nodes_per_second = self.clock.nodes_per_second;
-        let Reported::Line(running, progress) = self.searches.progress(job, progress) else { return };
+        let (running, progress) = match self.searches.progress(job, progress) {
+            Reported::Line(running, progress) => (running, progress),
+            Reported::Current { running, depth, m, number } => {
+                // As Stockfish does, only once the search has run a while: the
+                // first second's moves go by too fast to read.
+                if running.job.elapsed() >= CURRENT_MOVE_AFTER
+                    && let Some(m) = running.root.from_plugin_move(m)
+                {
+                    self.note(Note::CurrentMove { depth, m, number });
+                }
+                return;
+            }
+            Reported::Nothing => return,
+        };
         let (purpose, root) = (running.purpose, running.root.plugin_root());
         if running.purpose == Purpose::Move && progress.multipv <= 1 {
             self.last_score = Some(match progress.score.kind {
@@ -298,6 +313,7 @@ impl Core {
             nodes: progress.nodes,
             tbhits: progress.tbhits,
             pv: running.root.legal_start(&progress.pv),
+            hashfull: progress.hashfull,
         };
         // A `score` search is asked for its score alone.
         if purpose != Purpose::Score {

@@ -112,10 +112,13 @@ struct Abandoned {
 
 /// What a search's report means.
 pub enum Reported<'a> {
-    /// Nothing for the core: a search no longer waited for, or a progress report.
+    /// Nothing for the core: a search no longer waited for, or a progress report
+    /// without a root move.
     Nothing,
     /// A line of thinking from the running search.
     Line(&'a Running, Progress),
+    /// The root move the running search is on, and which of how many it is.
+    Current { running: &'a Running, depth: u32, m: plugboard_plugin_api::Move, number: u32 },
 }
 
 /// What is known of a search that ignores its stop flag.
@@ -228,8 +231,12 @@ impl Searches {
     pub fn progress(&mut self, id: u64, progress: Progress) -> Reported<'_> {
         let Some(running) = self.running.as_mut().filter(|r| r.id == id) else { return Reported::Nothing };
         if !progress.is_line {
+            let current = progress.current_move.map(|m| (progress.depth, m, progress.current_move_number));
             running.last_progress = Some(progress);
-            return Reported::Nothing;
+            return match current {
+                Some((depth, m, number)) => Reported::Current { running, depth, m, number },
+                None => Reported::Nothing,
+            };
         }
         // Only the best line speaks for the position; the others are for the user to read.
         if progress.multipv <= 1 {

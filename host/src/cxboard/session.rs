@@ -235,7 +235,8 @@ impl Session {
                 }
             }
         }
-        let request = Request { limits: go.limits, searchmoves, ponder: go.ponder };
+        // The GUI keeps the game, and with it any book.
+        let request = Request { limits: go.limits, searchmoves, ponder: go.ponder, known_moves: false };
         if let Err(refusal) = self.core.answer(request) {
             self.refuse(line, refusal);
         }
@@ -347,6 +348,8 @@ impl Session {
             Note::OptionsChanged { purged } => return self.options_changed(purged),
             // cxboard plays xiangqi alone: other variants are no news to its GUI.
             Note::VariantsChanged => return,
+            // Its document has no field for the move being searched.
+            Note::CurrentMove { .. } => return,
             Note::MoveSearchOver => {
                 for _ in 0..std::mem::take(&mut self.pending_ready) {
                     self.reply(Reply::ReadyOk);

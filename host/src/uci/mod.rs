@@ -9,6 +9,7 @@ pub mod render;
 pub mod reply;
 pub mod session;
 pub(crate) mod sessions;
+mod wdl;
 
 pub use command::{Command, CommandError};
 pub use reply::Reply;

@@ -1,7 +1,7 @@
 //! The options a UCI GUI sees: cxboard's (`Hash`, `Ponder` and the core's
 //! registry, all in UCI form), and UCI's own standard ones for what CECP sets
 //! with commands: `UCI_Variant` (`variant`), `UCI_Chess960` and `SyzygyPath`
-//! (`egtpath syzygy`). Names are found whatever their case, as the
+//! (`egtpath syzygy`); and `UCI_AnalyseMode` and `UCI_ShowWDL`. Names are found whatever their case, as the
 //! specification asks.
 
 use plugboard_plugin_api::OptionSpec;
@@ -16,6 +16,8 @@ pub use crate::cxboard::options::Target as FormTarget;
 pub const VARIANT: &str = "UCI_Variant";
 pub const CHESS960: &str = "UCI_Chess960";
 pub const SYZYGY_PATH: &str = "SyzygyPath";
+pub const ANALYSE_MODE: &str = "UCI_AnalyseMode";
+pub const SHOW_WDL: &str = "UCI_ShowWDL";
 
 /// Chess under the name Fairy-Stockfish and the UCI GUIs give it; CECP's
 /// `normal`. Every other variant keeps its CECP name, which is Fairy-Stockfish's
@@ -28,6 +30,8 @@ pub enum Target {
     Variant,
     Chess960,
     SyzygyPath,
+    AnalyseMode,
+    ShowWdl,
     /// `Hash`, `Ponder` or an option of the core's registry.
     Form(FormTarget),
 }
@@ -40,11 +44,23 @@ pub struct UciSettings {
     pub chess960: bool,
     pub syzygy_path: String,
     pub pondering: bool,
+    /// The GUI analyses: every `go` is searched, never answered by the book
+    /// or the tablebases.
+    pub analyse_mode: bool,
+    /// `info` lines carry `wdl`.
+    pub show_wdl: bool,
 }
 
 impl Default for UciSettings {
     fn default() -> UciSettings {
-        UciSettings { variant: CHESS.to_owned(), chess960: false, syzygy_path: String::new(), pondering: false }
+        UciSettings {
+            variant: CHESS.to_owned(),
+            chess960: false,
+            syzygy_path: String::new(),
+            pondering: false,
+            analyse_mode: false,
+            show_wdl: false,
+        }
     }
 }
 
@@ -80,6 +96,8 @@ pub fn declarations(core: &Core, settings: &UciSettings) -> Vec<String> {
         render::option(&variant_spec(core), &settings.variant),
         render::option(&OptionSpec::check(CHESS960, false), if settings.chess960 { "1" } else { "0" }),
         render::option(&OptionSpec::path(SYZYGY_PATH, ""), &settings.syzygy_path),
+        render::option(&OptionSpec::check(ANALYSE_MODE, false), if settings.analyse_mode { "1" } else { "0" }),
+        render::option(&OptionSpec::check(SHOW_WDL, false), if settings.show_wdl { "1" } else { "0" }),
     ];
     lines.extend(uci_form::declarations(core, settings.pondering));
     lines
@@ -96,6 +114,12 @@ pub fn find(core: &Core, name: &str) -> Option<Target> {
     if name.eq_ignore_ascii_case(SYZYGY_PATH) {
         return Some(Target::SyzygyPath);
     }
+    if name.eq_ignore_ascii_case(ANALYSE_MODE) {
+        return Some(Target::AnalyseMode);
+    }
+    if name.eq_ignore_ascii_case(SHOW_WDL) {
+        return Some(Target::ShowWdl);
+    }
     uci_form::find(core, name).map(Target::Form)
 }
 
@@ -105,7 +129,7 @@ pub fn variant_value(core: &Core, value: Option<&str>) -> Result<String, String>
     validate(&variant_spec(core), value)
 }
 
-/// Whether `setoption name UCI_Chess960 value X` turns Chess960 on.
-pub fn chess960_value(value: Option<&str>) -> Result<bool, String> {
-    Ok(validate(&OptionSpec::check(CHESS960, false), value)? == "1")
+/// Whether `setoption name NAME value X` turns the check option `name` on.
+pub fn check_value(name: &str, value: Option<&str>) -> Result<bool, String> {
+    Ok(validate(&OptionSpec::check(name, false), value)? == "1")
 }

@@ -26,6 +26,12 @@ pub enum Reply {
         ponder: Option<String>,
     },
     Info(Info),
+    /// `info depth D currmove M currmovenumber N`: the root move being searched.
+    CurrentMove {
+        depth: u32,
+        m: String,
+        number: u32,
+    },
     /// `info string …`.
     Text(String),
 }
@@ -37,9 +43,12 @@ pub struct Info {
     pub seldepth: u32,
     pub multipv: u32,
     pub score: ScoreText,
+    /// Win, draw and loss in permille, under `UCI_ShowWDL`.
+    pub wdl: Option<(u32, u32, u32)>,
     pub nodes: u64,
     pub nps: u64,
     pub tbhits: u64,
+    pub hashfull: Option<u32>,
     pub time_ms: u64,
     pub pv: Vec<String>,
 }
@@ -65,9 +74,16 @@ impl fmt::Display for Reply {
             Reply::Info(info) => {
                 write!(
                     f,
-                    "info depth {} seldepth {} multipv {} score {} nodes {} nps {}",
-                    info.depth, info.seldepth, info.multipv, info.score, info.nodes, info.nps
+                    "info depth {} seldepth {} multipv {} score {}",
+                    info.depth, info.seldepth, info.multipv, info.score
                 )?;
+                if let Some((win, draw, loss)) = info.wdl {
+                    write!(f, " wdl {win} {draw} {loss}")?;
+                }
+                write!(f, " nodes {} nps {}", info.nodes, info.nps)?;
+                if let Some(hashfull) = info.hashfull {
+                    write!(f, " hashfull {hashfull}")?;
+                }
                 if info.tbhits > 0 {
                     write!(f, " tbhits {}", info.tbhits)?;
                 }
@@ -76,6 +92,9 @@ impl fmt::Display for Reply {
                     write!(f, " pv {}", OneLine(&info.pv.join(" ")))?;
                 }
                 Ok(())
+            }
+            Reply::CurrentMove { depth, m, number } => {
+                write!(f, "info depth {depth} currmove {} currmovenumber {number}", OneLine(m))
             }
             Reply::Text(text) => write!(f, "info string {}", OneLine(&quote_up_to(text, TOLD_CHARS))),
         }
@@ -93,16 +112,26 @@ mod tests {
             seldepth: 9,
             multipv: 2,
             score: ScoreText { mate: false, value: -31, lower: Some(false) },
+            wdl: None,
             nodes: 4321,
             nps: 36000,
             tbhits: 0,
+            hashfull: None,
             time_ms: 120,
             pv: vec!["e2e4".into(), "e7e5".into()],
         };
         assert_eq!(
-            Reply::Info(info).to_string(),
+            Reply::Info(info.clone()).to_string(),
             "info depth 5 seldepth 9 multipv 2 score cp -31 upperbound nodes 4321 nps 36000 time 120 pv e2e4 e7e5"
         );
+        let full = Info { wdl: Some((203, 380, 417)), hashfull: Some(37), tbhits: 2, ..info };
+        assert_eq!(
+            Reply::Info(full).to_string(),
+            "info depth 5 seldepth 9 multipv 2 score cp -31 upperbound wdl 203 380 417 nodes 4321 nps 36000 \
+             hashfull 37 tbhits 2 time 120 pv e2e4 e7e5"
+        );
+        let current = Reply::CurrentMove { depth: 7, m: "g1f3".into(), number: 3 };
+        assert_eq!(current.to_string(), "info depth 7 currmove g1f3 currmovenumber 3");
         let best = Reply::BestMove { best: Some("e2e4".into()), ponder: Some("e7e5".into()) };
         assert_eq!(best.to_string(), "bestmove e2e4 ponder e7e5");
         assert_eq!(Reply::BestMove { best: None, ponder: None }.to_string(), "bestmove 0000");

@@ -10,7 +10,7 @@
 use super::{
     Command, Reply,
     command::Go,
-    options::{self, FormTarget, Target, UciSettings},
+    options::{self, ANALYSE_MODE, CHESS960, FormTarget, SHOW_WDL, Target, UciSettings},
     render, sessions,
 };
 use crate::{
@@ -37,6 +37,8 @@ pub struct Session {
     /// The latest first line's best move and expected reply, for a `bestmove`
     /// owed when the search must go before it ends.
     latest_line: Option<(GameMove, Option<GameMove>)>,
+    /// The root move last told with `currmove`: its depth and number.
+    current_told: Option<(u32, u32)>,
     /// The option lines the GUI was last given.
     advertised: Vec<String>,
     /// What went wrong before the GUI could listen, said after `uciok`.
@@ -56,6 +58,7 @@ impl Session {
             variant_set: None,
             owes_best_move: false,
             latest_line: None,
+            current_told: None,
             advertised: Vec::new(),
             startup,
         };
@@ -214,8 +217,10 @@ impl Session {
                 Err(reason) => self.say(format!("Illegal move ({reason}): {text}; searchmoves goes on without it")),
             }
         }
-        let request = Request { limits: go.limits, searchmoves, ponder: go.ponder };
+        let known_moves = !self.settings.analyse_mode;
+        let request = Request { limits: go.limits, searchmoves, ponder: go.ponder, known_moves };
         self.latest_line = None;
+        self.current_told = None;
         self.owes_best_move = true;
         if let Err(refusal) = self.core.answer(request) {
             self.refuse(line, refusal);
@@ -235,8 +240,16 @@ impl Session {
                 self.settings.variant = name;
                 Applied::Done
             }),
-            Target::Chess960 => options::chess960_value(value).map_err(Refusal::BadParameter).map(|on| {
+            Target::Chess960 => options::check_value(CHESS960, value).map_err(Refusal::BadParameter).map(|on| {
                 self.settings.chess960 = on;
+                Applied::Done
+            }),
+            Target::AnalyseMode => options::check_value(ANALYSE_MODE, value).map_err(Refusal::BadParameter).map(|on| {
+                self.settings.analyse_mode = on;
+                Applied::Done
+            }),
+            Target::ShowWdl => options::check_value(SHOW_WDL, value).map_err(Refusal::BadParameter).map(|on| {
+                self.settings.show_wdl = on;
                 Applied::Done
             }),
             Target::SyzygyPath => {
@@ -310,7 +323,15 @@ impl Session {
                 {
                     self.latest_line = Some((best, thought.pv.get(1).copied()));
                 }
-                Reply::Info(render::info(&thought, game))
+                Reply::Info(render::info(&thought, game, self.settings.show_wdl))
+            }
+            Note::CurrentMove { depth, m, number } => {
+                // Told when it changes, not with every report of the search.
+                if self.current_told == Some((depth, number)) {
+                    return;
+                }
+                self.current_told = Some((depth, number));
+                Reply::CurrentMove { depth, m: text(m), number }
             }
             // The engine plays no side under UCI; should the core move, it is said, not done.
             Note::Move(m) => Reply::Text(format!("the engine would play {}", text(m))),

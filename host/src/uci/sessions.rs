@@ -32,6 +32,8 @@ pub(crate) fn startup_notes(core: &mut Core, startup: &mut Vec<String>) {
 /// move), or the note back when each protocol says it its own way.
 pub(crate) fn info_strings(note: Note, debug: bool, text: impl Fn(GameMove) -> String) -> Result<Vec<String>, Note> {
     let line = match note {
+        // The note is CECP's thinking text, already in brackets.
+        Note::Known(known) if known.note.starts_with('(') => format!("{} {}", text(known.m), known.note),
         Note::Known(known) => format!("{} ({})", text(known.m), known.note),
         Note::Unsearched(m) => format!("{} (no search)", text(m)),
         // The GUI judges the game; our claim is for people to read.

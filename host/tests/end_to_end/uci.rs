@@ -102,3 +102,54 @@ fn uci_variant_plays_a_variant_defined_as_data_and_bad_lines_leave_the_engine_wo
     let status = engine.wait_exit(Duration::from_secs(5)).expect("the engine ends");
     assert!(status.success(), "{status:?}");
 }
+
+fn book(name: &str) -> String {
+    std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/data/books").join(name).display().to_string()
+}
+
+#[test]
+fn the_book_answers_a_game_but_not_an_analysis_and_a_long_search_tells_its_root_move() {
+    let mut engine = greeted();
+    engine.send(&format!("setoption name Book file value {}", book("gm2001.bin")));
+    engine.send("setoption name Book choice value best");
+    engine.send("setoption name UCI_ShowWDL value true");
+    engine.send("position startpos moves e2e4 c7c5");
+    engine.send("go wtime 60000 btime 60000");
+    let lines = engine.read_until(|line| line.starts_with("bestmove "));
+    // gm2001.bin's most played reply to the Sicilian; said as a book move, not searched.
+    assert_eq!(lines.last().map(String::as_str), Some("bestmove g1f3 ponder d7d6"), "{lines:?}");
+    assert!(lines.iter().any(|line| line.starts_with("info string g1f3 (book Nf3: Nf3 91%")), "{lines:?}");
+    assert!(!lines.iter().any(|line| line.starts_with("info depth")), "{lines:?}");
+
+    // An analysing GUI wants the search's view: every line with its chances and the table's fill.
+    engine.send("setoption name UCI_AnalyseMode value true");
+    engine.send("go wtime 60000 btime 60000");
+    let mut lines = engine.read_until(|line| line.starts_with("bestmove "));
+    // After a second, a search tells the root move it is on.
+    engine.send("go infinite");
+    lines.extend(engine.read_until(|line| line.contains(" currmove ")));
+    engine.send("stop");
+    lines.extend(engine.read_until(|line| line.starts_with("bestmove ")));
+    let searched: Vec<&String> = lines.iter().filter(|line| line.contains(" pv ")).collect();
+    assert!(!searched.is_empty(), "{lines:?}");
+    for line in &searched {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let at = words.iter().position(|&word| word == "wdl").unwrap_or_else(|| panic!("no wdl in {line}"));
+        let chances: Vec<u32> = words[at + 1..at + 4].iter().map(|word| word.parse().expect("permille")).collect();
+        assert_eq!(chances.iter().sum::<u32>(), 1000, "{line}");
+        let at = words.iter().position(|&word| word == "hashfull").unwrap_or_else(|| panic!("no hashfull in {line}"));
+        assert!(words[at + 1].parse::<u32>().is_ok_and(|permille| permille <= 1000), "{line}");
+    }
+    let mut position = Chess::default();
+    legal_best_move(&mut position, "bestmove e2e4");
+    legal_best_move(&mut position, "bestmove c7c5");
+    let current: Vec<&String> = lines.iter().filter(|line| line.contains(" currmove ")).collect();
+    assert!(!current.is_empty(), "{lines:?}");
+    for line in current {
+        let m = line.split(" currmove ").nth(1).and_then(|rest| rest.split_whitespace().next()).unwrap_or_default();
+        let legal = m.parse::<UciMove>().ok().is_some_and(|uci| uci.to_move(&position).is_ok());
+        assert!(legal, "{line}");
+        assert!(line.contains(" currmovenumber "), "{line}");
+    }
+    legal_best_move(&mut position, lines.last().expect("bestmove"));
+}

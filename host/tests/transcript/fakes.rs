@@ -70,6 +70,7 @@ pub fn script(spec: &SearchSpec) -> Option<Script> {
             current_move_number: 1,
             root_move_count: decision.legal_count,
             multipv: 1,
+            hashfull: None,
         });
     }
     reports.extend(line(spec, &decision));
@@ -156,6 +157,7 @@ fn line(spec: &SearchSpec, decision: &Decision) -> Option<Progress> {
         current_move_number: 0,
         root_move_count: decision.legal_count,
         multipv: 1,
+        hashfull: None,
     })
 }
 

@@ -28,6 +28,8 @@ fn the_greeting_names_the_engine_declares_the_options_and_ends_with_uciok() {
     for option in [
         "option name UCI_Chess960 type check default false",
         "option name SyzygyPath type string default <empty>",
+        "option name UCI_AnalyseMode type check default false",
+        "option name UCI_ShowWDL type check default false",
         "option name Hash type spin default 64 min 1 max 65536",
         "option name Ponder type check default false",
         "option name MultiPV type spin default 1 min 1 max 64",
@@ -42,6 +44,8 @@ fn the_greeting_names_the_engine_declares_the_options_and_ends_with_uciok() {
     assert!(variants.starts_with("option name UCI_Variant type combo default chess var chess "), "{variants}");
     assert!(variants.contains(" var xiangqi") && !variants.contains(" var normal"), "{variants}");
     assert!(said[2..said.len() - 1].iter().all(|line| line.starts_with("option name ")), "{said:#?}");
+    // CECP's thinking lines are no business of UCI's.
+    assert!(!said.iter().any(|line| line.contains("Extended thinking")), "{said:#?}");
     assert_eq!(t.say(&["isready"]), ["readyok"]);
 }
 

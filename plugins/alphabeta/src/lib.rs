@@ -73,6 +73,10 @@ impl SearchPlugin for AlphaBeta {
         2
     }
 
+    fn hash_full() -> Option<u32> {
+        tt::last_fill()
+    }
+
     fn set_option(name: &str, value: &str) -> Result<(), String> {
         match name {
             NULL_MOVE_OPTION => {

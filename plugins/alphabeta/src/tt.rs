@@ -13,7 +13,7 @@
 
 use std::sync::{
     Mutex, TryLockError,
-    atomic::{AtomicU64, Ordering},
+    atomic::{AtomicU32, AtomicU64, Ordering},
 };
 
 use cozy_chess::{Move, Piece, Square};
@@ -136,6 +136,24 @@ impl TranspositionTable {
 
     pub fn size_mb(&self) -> u32 {
         self.size_mb
+    }
+
+    /// How full the table is in permille: the share of its first thousand
+    /// slots that hold a result of the current search, as UCI's `hashfull`
+    /// counts it (a sample: reading the whole table would cost a search).
+    pub fn permille_full(&self) -> u32 {
+        let sample = &self.slots[..self.slots.len().min(1000)];
+        let current = sample
+            .iter()
+            .map(|slot| Packed::from_bits(slot.data.load(Ordering::Relaxed)))
+            .filter(|packed| packed.flags & 3 != 0 && packed.generation() == self.generation)
+            .count();
+        (current * 1000 / sample.len().max(1)) as u32
+    }
+
+    /// Records how full the table is, for the host to ask with the line reported next.
+    pub fn publish_fill(&self) {
+        LAST_FILL.store(self.permille_full(), Ordering::Relaxed);
     }
 
     /// Empties the table. A table up to [`ZERO_IN_PLACE_MB`] is zeroed where it
@@ -317,6 +335,21 @@ impl TtMove for Move {
 
 /// The table kept between searches, so later moves of a game reuse what earlier searches learnt.
 static SHARED: Mutex<Option<TranspositionTable>> = Mutex::new(None);
+
+/// How full the table of the latest search was at its latest line; `u32::MAX`
+/// when that search keeps no such table.
+static LAST_FILL: AtomicU32 = AtomicU32::new(u32::MAX);
+
+/// What [`TranspositionTable::publish_fill`] last recorded.
+pub fn last_fill() -> Option<u32> {
+    let permille = LAST_FILL.load(Ordering::Relaxed);
+    (permille <= 1000).then_some(permille)
+}
+
+/// A search whose table is of another kind says nothing of its fill.
+pub fn forget_fill() {
+    LAST_FILL.store(u32::MAX, Ordering::Relaxed);
+}
 
 /// The table a search gets while another holds the shared one: small, since
 /// the other's table is alive too and the host counted only one against `memory`.

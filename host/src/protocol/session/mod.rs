@@ -481,6 +481,8 @@ impl Session {
             // Only a front end that asks for them gets these: CECP has no `go` to
             // report a move on and no `score`.
             Note::BestMove { .. } | Note::Score(_) => return,
+            // CECP tells the move being searched only when asked, with `.`.
+            Note::CurrentMove { .. } => return,
             Note::MoveSearchOver => {
                 for n in std::mem::take(&mut self.pending_pongs) {
                     self.reply(Reply::Pong(n));

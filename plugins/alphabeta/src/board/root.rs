@@ -261,6 +261,7 @@ impl<R: Rules, E: BoardEvaluation> Searcher<'_, R, E> {
         let Some(reporter) = self.reporter else { return };
         let pv: Vec<plugboard_plugin_api::Move> = pv.iter().map(|&m| R::to_api(m)).collect();
         let nodes = self.team.nodes.load(std::sync::atomic::Ordering::Relaxed).max(self.nodes);
+        self.table.publish_fill();
         let info = SearchInfo::line(depth as u32, shown_score(score), nodes, self.elapsed_ms(), &pv)
             .with_seldepth(self.seldepth as u32)
             .with_multipv(line as u32);

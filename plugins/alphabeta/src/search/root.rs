@@ -242,6 +242,7 @@ impl<E: Evaluation> Searcher<'_, E> {
         let pv: Vec<plugboard_plugin_api::Move> = line.moves.iter().map(|&mv| move_from_cozy(mv)).collect();
         let mut score = shown_score(line.score);
         score.bound = line.bound;
+        self.tt.publish_fill();
         reporter.report(&SearchInfo {
             kind: InfoKind::Line,
             depth: depth as u32,

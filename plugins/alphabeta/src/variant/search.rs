@@ -101,6 +101,7 @@ impl<'a, E: Evaluation> Searcher<'a, E> {
         };
         // `memory` counts one table: the chess one, kept between searches, goes.
         crate::tt::release_shared_table();
+        crate::tt::forget_fill();
         let bytes = (request.hash_mb.clamp(1, MAX_TABLE_MB) as usize) << 20;
         let slots = (bytes / size_of::<Option<Entry>>()).next_power_of_two() / 2;
         Searcher {

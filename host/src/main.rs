@@ -1,7 +1,7 @@
 //! The `plugboard` command: the engine on stdin/stdout, or a tool (`bench`, `perft`,
 //! `book make`, `datagen`, `--list-plugins`).
 
-use std::{path::PathBuf, process::ExitCode};
+use std::{ffi::OsString, path::PathBuf, process::ExitCode};
 
 use clap::{Parser, Subcommand};
 use plugboard::{
@@ -15,7 +15,9 @@ use plugboard::{
 #[command(
     name = "plugboard",
     version,
-    about = "A chess engine for xboard/WinBoard whose search and evaluation are plugins"
+    about = "A chess engine for xboard/WinBoard whose search and evaluation are plugins",
+    // Arguments built in (`make ARGS=...`) come first; the user's own replace them.
+    args_override_self = true
 )]
 struct Cli {
     /// List every plugin found (and every file refused, with why), then exit.
@@ -70,6 +72,30 @@ enum Tool {
     /// Self-play games at a fixed node count, appended as training positions
     /// for the NNUE evaluation (resumable: run it again to go on).
     Datagen(datagen::DatagenArgs),
+    /// OpenBench's opening generator: `genfens N seed S book <None|FILE.epd> [plies K] [nodes K]`,
+    /// printed as `info string genfens FEN` lines (also as the one argument OpenBench passes).
+    Genfens {
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0..)]
+        words: Vec<String>,
+    },
+}
+
+/// The command line, after the arguments built into this binary (`make
+/// ARGS=...`, for OpenBench, which runs the engine without any) and with
+/// OpenBench's `"genfens N seed S book B"`, one argument, split into words.
+fn arguments() -> Vec<OsString> {
+    let mut args: Vec<OsString> = std::env::args_os().collect();
+    if let Some(built_in) = option_env!("PLUGBOARD_DEFAULT_ARGS") {
+        let at = 1.min(args.len());
+        args.splice(at..at, built_in.split_whitespace().map(OsString::from));
+    }
+    let texts: Vec<String> = args.iter().map(|arg| arg.to_string_lossy().into_owned()).collect();
+    if let Some(at) = datagen::genfens::asked(&texts) {
+        let words: Vec<OsString> =
+            texts[at..].iter().flat_map(|arg| arg.split_whitespace()).map(OsString::from).collect();
+        args.splice(at.., words);
+    }
+    args
 }
 
 #[derive(Subcommand)]
@@ -79,7 +105,7 @@ enum BookTool {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = Cli::parse_from(arguments());
     if let Some(path) = &cli.examine_plugin {
         // No log: the child must touch nothing of the user's but its report.
         let code = plugboard::plugins::examine::examine_here(path);
@@ -109,6 +135,21 @@ fn main() -> ExitCode {
             match choose_plugins(&mut plugins, cli.search.as_deref(), cli.eval.as_deref(), &cli.options) {
                 Ok(()) => datagen::run(&plugins, &args),
                 Err(code) => code,
+            }
+        }
+        Some(Tool::Genfens { words }) => {
+            let words: Vec<String> = std::iter::once("genfens".to_owned()).chain(words).collect();
+            match datagen::genfens::parse(&words) {
+                Err(why) => {
+                    eprintln!("plugboard: {why}");
+                    ExitCode::FAILURE
+                }
+                Ok(request) => {
+                    match choose_plugins(&mut plugins, cli.search.as_deref(), cli.eval.as_deref(), &cli.options) {
+                        Ok(()) => datagen::genfens::run(&plugins, &request),
+                        Err(code) => code,
+                    }
+                }
             }
         }
         None if cli.list_plugins => {

@@ -23,6 +23,9 @@ pub struct Setup<'a> {
     pub search: SearchModuleRef,
     pub eval: EvaluatorSource,
     pub book: Option<&'a Book>,
+    /// Positions an opening may start from, one drawn at random; none: the
+    /// standard start.
+    pub starts: &'a [Chess],
     pub book_plies: u32,
     pub random_plies: u32,
     pub nodes: u64,
@@ -57,17 +60,17 @@ enum Verdict {
     Mate(bool),
 }
 
-struct Line {
-    position: Chess,
+pub(super) struct Line {
+    start: Chess,
+    pub(super) position: Chess,
     moves: Vec<api::Move>,
     hashes: Vec<u64>,
 }
 
 impl Line {
-    fn start() -> Line {
-        let position = Chess::default();
-        let hashes = vec![hash(&position)];
-        Line { position, moves: Vec::new(), hashes }
+    fn from(start: Chess) -> Line {
+        let hashes = vec![hash(&start)];
+        Line { position: start.clone(), start, moves: Vec::new(), hashes }
     }
 
     fn play(&mut self, m: &Move) {
@@ -155,9 +158,13 @@ pub fn play(setup: &Setup<'_>, game: u32) -> Result<Played, String> {
 }
 
 /// Book moves, then random moves, until a position neither side is far ahead in.
-fn opening(setup: &Setup<'_>, random: &mut SplitMix64) -> Result<Line, String> {
+pub(super) fn opening(setup: &Setup<'_>, random: &mut SplitMix64) -> Result<Line, String> {
     for _ in 0..1000 {
-        let mut line = Line::start();
+        let start = match setup.starts.len() {
+            0 => Chess::default(),
+            count => setup.starts[random.below(count)].clone(),
+        };
+        let mut line = Line::from(start);
         if let Some(book) = setup.book {
             for _ in 0..setup.book_plies {
                 if line.ended().is_some() {
@@ -195,7 +202,7 @@ fn opening(setup: &Setup<'_>, random: &mut SplitMix64) -> Result<Line, String> {
 fn search(setup: &Setup<'_>, line: &Line, clear_hash: bool) -> Result<(Move, Option<Verdict>), String> {
     let control = SearchControl::new(NO_DEADLINE, NO_DEADLINE, false);
     let request = SearchRequest {
-        game_start: to_plugin_position(&Chess::default(), api::Variant::CHESS),
+        game_start: to_plugin_position(&line.start, api::Variant::CHESS),
         moves: RSlice::from_slice(&line.moves),
         root: to_plugin_position(&line.position, api::Variant::CHESS),
         root_moves: RSlice::from_slice(&[]),

@@ -7,6 +7,7 @@
 //! game its file holds.
 
 mod game;
+pub mod genfens;
 
 use std::{
     fs::{File, OpenOptions},
@@ -162,6 +163,7 @@ fn run_worker(plugins: &PluginHost, args: &DatagenArgs, worker: u32) -> Result<(
         search,
         eval,
         book: book.as_ref(),
+        starts: &[],
         book_plies: args.book_plies,
         random_plies: args.random_plies,
         nodes: args.nodes,

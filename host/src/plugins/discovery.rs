@@ -17,13 +17,18 @@ pub struct Folder {
     pub only_ours: bool,
 }
 
-/// Folders in the order they are searched: the executable's, the user's data
-/// folder, `PLUGBOARD_PLUGIN_PATH`, then the folders given on the command line
+/// Folders in the order they are searched: the executable's, the one built
+/// in with `PLUGBOARD_BUNDLED_PLUGINS` (if any), the user's data folder, `PLUGBOARD_PLUGIN_PATH`, then the folders given on the command line
 /// or in the `Plugin folder` option.
 pub fn folders(extra: &[PathBuf]) -> Vec<Folder> {
     let mut folders = Vec::new();
     if let Some(dir) = env::current_exe().ok().and_then(|exe| exe.parent().map(Path::to_path_buf)) {
         folders.push(Folder { path: dir, only_ours: true });
+    }
+    // Where `make` put the bundled plugins of a binary that is moved away from
+    // them alone (OpenBench's workers keep only the executable).
+    if let Some(dir) = option_env!("PLUGBOARD_BUNDLED_PLUGINS").filter(|dir| !dir.is_empty()) {
+        folders.push(Folder { path: PathBuf::from(dir), only_ours: true });
     }
     if let Some(dir) = user_plugin_folder() {
         folders.push(Folder { path: dir, only_ours: false });

@@ -67,6 +67,11 @@ fn bench_prints_a_repeatable_signature() {
         let line =
             text.lines().find(|l| l.starts_with("Nodes searched")).unwrap_or_else(|| panic!("{text}")).to_owned();
         assert!(text.contains("Nodes/second"), "{text}");
+        // OpenBench's client reads the last line: `N nodes M nps`, N the signature.
+        let last: Vec<&str> = text.lines().last().unwrap_or_default().split(' ').collect();
+        assert!(matches!(last[..], [_, "nodes", _, "nps"]), "{text}");
+        assert_eq!(Some(last[0]), line.split_whitespace().last(), "{text}");
+        assert!(last[2].parse::<u64>().is_ok(), "{text}");
         line
     };
     let first = signature(run(&["bench", "--depth", "5"]));
@@ -141,4 +146,33 @@ fn a_refused_command_line_option_is_told_once_on_each_channel() {
     let line = said.lines().find(|l| l.contains("/nonexistent/net.nnue")).unwrap_or_else(|| panic!("{said}"));
     assert!(line.starts_with("plugboard: cannot use /nonexistent/net.nnue"), "{line}");
     assert!(!line.contains("tellusererror"), "{line}");
+}
+
+#[test]
+fn genfens_prints_openbench_s_openings_the_same_for_the_same_seed() {
+    // As OpenBench's worker runs it: the command one argument, then `quit`.
+    let openings = |seed: &str| {
+        let output = run(&[&format!("genfens 3 seed {seed} book None"), "quit"]);
+        assert!(output.status.success(), "{output:?}");
+        let text = stdout(&output);
+        let fens: Vec<String> =
+            text.lines().filter_map(|line| line.strip_prefix("info string genfens ")).map(str::to_owned).collect();
+        assert_eq!(fens.len(), 3, "{text}");
+        for fen in &fens {
+            let setup: shakmaty::fen::Fen = fen.parse().unwrap_or_else(|e| panic!("{fen}: {e}"));
+            let position: shakmaty::Chess =
+                setup.into_position(shakmaty::CastlingMode::Standard).unwrap_or_else(|e| panic!("{fen}: {e}"));
+            // Eight random plies from the start: White to move, on move five, and the game on.
+            let fields: Vec<&str> = fen.split(' ').collect();
+            assert_eq!((fields[1], fields[5]), ("w", "5"), "{fen}");
+            assert!(!shakmaty::Position::legal_moves(&position).is_empty(), "{fen}");
+        }
+        fens
+    };
+    let first = openings("912");
+    assert_eq!(first, openings("912"));
+    assert_ne!(first, openings("913"));
+    let refused = run(&["genfens 3 seed 912 book /nonexistent.epd", "quit"]);
+    assert!(!refused.status.success());
+    assert!(stdout(&refused).contains("info string genfens: cannot read /nonexistent.epd"), "{refused:?}");
 }

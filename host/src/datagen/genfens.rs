@@ -99,11 +99,12 @@ pub fn read_epd(path: &Path) -> Result<Vec<Chess>, String> {
         let fen = format!("{} 0 1", fields.join(" "));
         let setup: Fen = fen.parse().map_err(|e| format!("genfens: {} line {}: {e}", path.display(), number + 1))?;
         // A Chess960 book's castling rights name the rooks' files.
-        let position = setup
-            .clone()
-            .into_position(CastlingMode::Standard)
-            .or_else(|_| setup.into_position(CastlingMode::Chess960))
-            .map_err(|e| format!("genfens: {} line {}: {e}", path.display(), number + 1))?;
+        let refused =
+            |e: shakmaty::PositionError<Chess>| format!("genfens: {} line {}: {e}", path.display(), number + 1);
+        let position = match setup.clone().into_position(CastlingMode::Standard) {
+            Ok(position) => position,
+            Err(_) => setup.into_position(CastlingMode::Chess960).map_err(refused)?,
+        };
         starts.push(position);
     }
     if starts.is_empty() {

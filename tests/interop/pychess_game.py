@@ -18,6 +18,10 @@ stops reading the engine.
 
 What it proves:
 
+With ``--protocol uci`` PyChess adds and plays Plugboard as a UCI engine
+(``UCIEngine``): the same games and analysis, and an ``info string Error`` or
+``Illegal`` line fails it instead of CECP's error words.
+
 - **PyChess's "add engine" check recognises Plugboard as a CECP engine and as
   a UCI one.** ``engineNest.is_uci`` (sends ``uci``/``quit``) and
   ``engineNest.is_cecp`` (sends ``xboard``/``protover 2``/``quit``) must both
@@ -141,7 +145,10 @@ PARSER.add_argument("--gain", type=int, default=0, help="increment in whole seco
 PARSER.add_argument("--max-plies", type=int, default=40, help="draw by DRAW_LENGTH after this many plies (default 40)")
 PARSER.add_argument("--spin", type=int, default=2, help="PyChess's max_analysis_spin, seconds per position (default 2)")
 PARSER.add_argument("--keep", default=None, help="folder for the logs and PGN (default: a new temp folder)")
+PARSER.add_argument("--protocol", choices=("xboard", "uci"), default="xboard",
+                    help="the protocol PyChess adds and plays Plugboard with (default xboard, CECP)")
 ARGS = PARSER.parse_args()
+PROTOCOL_WORDS = "UCI" if ARGS.protocol == "uci" else "CECP"
 ENGINE_PATH = os.path.abspath(ARGS.engine)
 if not (os.path.isfile(ENGINE_PATH) and os.access(ENGINE_PATH, os.X_OK)):
     print(f"FAIL: engine binary not found or not executable: {ENGINE_PATH}", file=sys.stderr)
@@ -420,9 +427,9 @@ async def discover() -> dict:
         raise TestFailure("PyChess's is_uci() does not recognise Plugboard as a UCI engine")
     if not is_cecp([ENGINE_PATH]):
         raise TestFailure("PyChess's is_cecp() does not recognise Plugboard as a CECP engine")
-    log("PyChess's protocol check: is_uci=True, is_cecp=True; added as a CECP engine")
+    log(f"PyChess's protocol check: is_uci=True, is_cecp=True; added as a {PROTOCOL_WORDS} engine")
     plugboard_name = os.path.basename(ENGINE_PATH)
-    discoverer.addEngine(plugboard_name, ENGINE_PATH, "xboard", None, None)
+    discoverer.addEngine(plugboard_name, ENGINE_PATH, ARGS.protocol, None, None)
     finished = asyncio.Event()
     failed: list[str] = []
     discoverer.connect("all_engines_discovered", lambda _d: finished.set())
@@ -447,15 +454,22 @@ async def discover() -> dict:
     if any(n.lower() == os.path.basename(ENGINE_PATH).lower() for n in failed):
         raise TestFailure("PyChess's discovery failed on Plugboard (no feature done=1 / died)")
     engine = engine_dict(os.path.basename(ENGINE_PATH))
-    if not engine.get("analyze"):
-        raise TestFailure(f"PyChess did not record analyze=1 for Plugboard: {engine}")
-    if "normal" not in (engine.get("variants") or []):
+    if engine.get("protocol") != ARGS.protocol:
+        raise TestFailure(f"PyChess recorded Plugboard as {engine.get('protocol')!r}, not {ARGS.protocol!r}")
+    if not discoverer.is_analyzer(engine):
+        raise TestFailure(f"PyChess does not take Plugboard for an analyser: {engine}")
+    if ARGS.protocol == "xboard" and "normal" not in (engine.get("variants") or []):
         raise TestFailure(f"PyChess did not record the 'normal' variant: {engine.get('variants')}")
     option_names = [o["name"] for o in engine.get("options", [])]
+    if ARGS.protocol == "uci":
+        for required in ("UCI_Variant", "Hash", "Ponder", "MultiPV"):
+            if required not in option_names:
+                raise TestFailure(f"PyChess did not parse UCI option {required!r}; it has {option_names}")
     for required in ("Evaluation", "Search"):
         if required not in option_names:
             raise TestFailure(f"PyChess did not parse option {required!r}; it has {option_names}")
-    log(f"PyChess's record of Plugboard: analyze={engine.get('analyze')} variants={','.join(engine['variants'])}")
+    log(f"PyChess's record of Plugboard: protocol={engine.get('protocol')} analyze={engine.get('analyze')} "
+        f"variants={','.join(engine.get('variants') or ['(UCI_Variant)'])}")
     log("  options: " + "; ".join(
         f"{o['name']} ({o['type']}" + (f" {'/'.join(o['choices'])}" if o.get("choices") else "")
         + (f", default {o['default']}" if "default" in o else "") + ")" for o in engine["options"]))
@@ -568,7 +582,8 @@ async def play_game(label: str, white: dict, black: dict, book_plies: int) -> Ga
     log("  " + " ".join(movetext))
     for note in notes:
         log("  note: " + note)
-    RUN_STATE.setdefault("features", dict(players[0].features))
+    # A UCIEngine has no CECP features; its options were checked at discovery.
+    RUN_STATE.setdefault("features", dict(getattr(players[0], "features", {})))
     return GameRecord(label, white["name"], black["name"], result, words, len(sans), sans, book_moves,
                       plugboard_moves, clocks, pgn, gamemodel)
 
@@ -585,10 +600,18 @@ async def analyse(gamemodel: GameModel, engine: dict) -> list[str]:
         raise TestFailure("gamemodel.start_analyzer(HINT) started no analyser (PyChess did not pick Plugboard)")
     if str(analyzer.engine.path) != ENGINE_PATH:
         raise TestFailure(f"PyChess chose {analyzer.engine.path} as analyser, not Plugboard")
-    try:
-        await asyncio.wait_for(analyzer.ready_moves_event.wait(), 15)
-    except asyncio.TimeoutError as err:
-        raise TestFailure("the analyser never got ready (no feature done=1)") from err
+    if hasattr(analyzer, "ready_moves_event"):
+        try:
+            await asyncio.wait_for(analyzer.ready_moves_event.wait(), 15)
+        except asyncio.TimeoutError as err:
+            raise TestFailure("the analyser never got ready (no feature done=1)") from err
+    else:
+        # PyChess's UCIEngine has no such event: it ignores boards until `readyok` sets readyMoves.
+        deadline = time.monotonic() + 15
+        while not analyzer.readyMoves:
+            if time.monotonic() > deadline:
+                raise TestFailure("the UCI analyser never got ready (no readyok)")
+            await asyncio.sleep(0.05)
     boards = gamemodel.boards
     picks = sorted({0, len(boards) // 2, len(boards) - 1})
     notes = []
@@ -633,6 +656,11 @@ def protocol_problems() -> tuple[list, list]:
             if direction != "<":
                 continue
             word = text.split()[0] if text.split() else ""
+            if ARGS.protocol == "uci":
+                # UCI has no error reply: Plugboard says why in an `info string`.
+                if text.startswith(("info string Error", "info string Illegal")):
+                    failures.append(f"{tr.label} at {stamp:.3f} s (after {last_sent!r}): {text!r}")
+                continue
             # Replies can lag behind later commands, so the hack's answer is known by the FEN it quotes.
             if word == "tellusererror" and sent_empty and EMPTY_SETBOARD[len("setboard "):] in text:
                 hack.append(text[len("tellusererror"):].strip())

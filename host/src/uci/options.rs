@@ -75,11 +75,12 @@ impl UciSettings {
     }
 }
 
-/// The variants a GUI may choose: chess first, the rest as the core lists them
-/// (Chess960 is chess with `UCI_Chess960`).
+/// The variants a GUI may choose: chess first, the rest as the core lists them.
+/// Chess960 is chess with `UCI_Chess960`, and also `fischerandom`, as
+/// Fairy-Stockfish lists it.
 pub fn variant_names(core: &Core) -> Vec<String> {
     let mut names = vec![CHESS.to_owned()];
-    names.extend(core.variants().into_iter().filter(|name| !matches!(name.as_str(), "normal" | "fischerandom")));
+    names.extend(core.variants().into_iter().filter(|name| name != "normal"));
     names
 }
 

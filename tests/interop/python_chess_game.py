@@ -510,6 +510,7 @@ def main() -> int:
                 f"the Evaluation combo does not offer 'material' (offers {options['Evaluation'].var}); "
                 f"is libplugboard_eval_material beside the engine?"
             )
+        seen_before = len(warnings.messages)
         try:
             with Watchdog(engine, 10.0, "configure"):
                 engine.configure({"Evaluation": "material"})
@@ -517,6 +518,11 @@ def main() -> int:
         except (chess.engine.EngineError, chess.engine.EngineTerminatedError) as err:
             raise TestFailure(f"configure({{'Evaluation': 'material'}}) failed: {err!r}") from err
         info_material = analyse_start(engine, engine_name, "Evaluation=material", args.depth)
+        # python-chess reads no feature after the handshake: the changed option
+        # list must not be sent to it, or it logs each line as unexpected.
+        unexpected = [m for m in warnings.messages[seen_before:] if "Unexpected engine output" in m]
+        if unexpected:
+            raise TestFailure(f"another evaluation's option list reached python-chess: {unexpected[:3]}")
         cp_default = info_default["score"].white().score()
         cp_material = info_material["score"].white().score()
         log(f"start-position score: {default_eval} {cp_default} cp, material {cp_material} cp")

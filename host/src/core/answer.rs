@@ -29,8 +29,9 @@ pub struct Request {
     pub limits: Limits,
     pub searchmoves: Vec<GameMove>,
     pub ponder: bool,
-    /// The book and the tablebases may answer a timed `go` for a game, as
-    /// they answer in play under CECP (UCI, unless `UCI_AnalyseMode`).
+    /// The book and the tablebases may answer a `go` for a game (not an
+    /// analysis, a ponder search or a choice among given moves), as they answer
+    /// in play under CECP (UCI, unless `UCI_AnalyseMode`).
     pub known_moves: bool,
 }
 

@@ -60,10 +60,11 @@ impl Negotiated {
         self.rejected.contains(feature)
     }
 
-    /// Whether the GUI answered any feature: xboard, WinBoard and PyChess do,
-    /// and read features all game long; python-chess (and lichess-bot through
-    /// it) answers none, and takes a feature after the handshake for noise.
+    /// Whether the GUI answered `done`, the feature that ends the handshake:
+    /// xboard, WinBoard and PyChess do, and read features all game long;
+    /// python-chess (and lichess-bot through it) answers only the few it uses
+    /// (`memory`, `smp`, `egt`), and takes a feature after the handshake for noise.
     pub fn answered(&self) -> bool {
-        !self.accepted.is_empty() || !self.rejected.is_empty()
+        self.accepted("done") || self.rejected("done")
     }
 }

@@ -165,10 +165,10 @@ fn option_names_are_found_whatever_their_case() {
 
 #[test]
 fn a_gui_that_answers_no_feature_is_not_sent_the_list_again() {
-    // python-chess answers no feature, and logs each one after the handshake
-    // as unexpected output in the middle of its `go`.
+    // python-chess answers only the features it uses, and logs each one after
+    // the handshake as unexpected output in the middle of its `go`.
     let mut t = Transcript::new();
-    t.say(&["xboard", "protover 2", "option Search=scripted"]);
+    t.say(&["xboard", "protover 2", "accepted memory", "accepted smp", "accepted egt", "option Search=scripted"]);
     assert_eq!(t.say(&["option Evaluation=nnue", "ping 1"]), ["pong 1"]);
     // The change took: once the GUI answers features, the list says so.
     t.say(&["accepted done"]);

@@ -405,7 +405,7 @@ impl Session {
     /// Nothing is sent when the list is unchanged: xboard answers every advertised
     /// option that it has a start-up value for with an `option` command, and
     /// re-advertising after those would never end. Nor is it sent to a GUI that
-    /// never answered a feature (python-chess): it reads no feature after the
+    /// never answered `done` (python-chess): it reads no feature after the
     /// handshake, and would only log each line as unexpected in the middle of
     /// its `go`; a GUI that purged its list on a button is always answered.
     fn readvertise_options(&mut self, purged: bool) {
@@ -414,7 +414,7 @@ impl Session {
             return;
         }
         if !purged && !self.negotiated.answered() {
-            tracing::info!("option list changed; not sent again, as this GUI answers no feature");
+            tracing::info!("option list changed; not sent again, as this GUI never answered done");
             return;
         }
         self.reply(Reply::Feature("done=0".into()));

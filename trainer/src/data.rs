@@ -1,10 +1,12 @@
-//! The training positions: read from `plugboard datagen`'s files, split into a
+//! The training positions: read from `plugboard datagen`'s files (its own
+//! records, `*.bin`, or bullet's, a file named `*.bullet`), split into a
 //! training and a held-out share by game (positions of one game are alike, so
 //! a game is wholly in one share), and turned into the network's inputs.
 
 use std::path::{Path, PathBuf};
 
 use plugboard_eval_nnue::{
+    bullet::{BULLET_RECORD_SIZE, from_bullet},
     data::{RECORD_SIZE, Record},
     features::{self, MAX_ACTIVE},
 };
@@ -53,7 +55,8 @@ pub struct Positions {
     pub skipped: u64,
 }
 
-/// The files under `paths`: each file itself, each folder's `*.bin` files by name.
+/// The files under `paths`: each file itself, each folder's `*.bin` files by
+/// name (a folder's `*.bullet` files hold the same positions again).
 pub fn files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     let mut files = Vec::new();
     for path in paths {
@@ -82,10 +85,20 @@ pub fn load(files: &[PathBuf], held_out_share: f64, seed: u64) -> Result<Positio
     Ok(positions)
 }
 
+// Both kinds of record are 32 bytes: one loop reads either.
+const _: () = assert!(BULLET_RECORD_SIZE == RECORD_SIZE);
+
 fn read_file(path: &Path, into: &mut Positions, held_out_share: f64, seed: u64) -> Result<(), String> {
     let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    for chunk in bytes.chunks_exact(RECORD_SIZE) {
-        let Some(record) = chunk.try_into().ok().and_then(Record::from_bytes) else {
+    let is_bullet = path.extension().is_some_and(|ext| ext == "bullet");
+    for (index, chunk) in bytes.chunks_exact(RECORD_SIZE).enumerate() {
+        let record = if is_bullet {
+            // bullet keeps no game number: each position is split off on its own.
+            chunk.try_into().ok().and_then(from_bullet).map(|record| Record { game: index as u32, ..record })
+        } else {
+            chunk.try_into().ok().and_then(Record::from_bytes)
+        };
+        let Some(record) = record else {
             into.skipped += 1;
             continue;
         };

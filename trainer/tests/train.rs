@@ -10,6 +10,7 @@ use std::{
 
 use plugboard_eval_nnue::{
     Network, NnueEvaluator,
+    bullet::to_bullet,
     data::{Outcome, Record},
 };
 use plugboard_plugin_api::Evaluate;
@@ -103,6 +104,21 @@ fn a_network_trained_on_material_scores_material() {
     let out = folder.path().join("material.nnue");
     let log = train(&data, &out, &["--epochs", "12"]);
     assert!(log.contains("held-out loss"), "{log}");
+    let (error, guess) = material_error(&out);
+    assert!(error < guess / 3.0, "mean error {error} cp against {guess} cp for a guess of 0");
+}
+
+#[test]
+fn bullet_s_records_teach_as_well_as_our_own() {
+    // What `plugboard datagen` writes beside its own records, for bullet.
+    let folder = tempfile::tempdir().unwrap();
+    let data = folder.path().join("lesson.bullet");
+    let bytes: Vec<u8> = lesson(20_000, 1).iter().flat_map(|r| to_bullet(r).unwrap()).collect();
+    std::fs::write(&data, bytes).unwrap();
+    let out = folder.path().join("material.nnue");
+    let log = train(&data, &out, &["--epochs", "12"]);
+    assert!(log.contains("held-out loss"), "{log}");
+    // The network loads as `EvalFile` loads it, and has learnt the material.
     let (error, guess) = material_error(&out);
     assert!(error < guess / 3.0, "mean error {error} cp against {guess} cp for a guess of 0");
 }

@@ -2,7 +2,8 @@
 //! own games. Each worker is a process of its own (the search keeps one hash
 //! table per process) that plays games one after another and appends each
 //! finished game's positions to `OUT/worker-K.bin`, in the 32-byte records of
-//! `plugboard_eval_nnue::data`. Killing it loses the games being played at
+//! `plugboard_eval_nnue::data`, and to `OUT/worker-K.bullet`, in the records
+//! of bullet, the GPU trainer (`plugboard_eval_nnue::bullet`). Killing it loses the games being played at
 //! most; run the same command again and each worker goes on after the last
 //! game its file holds.
 
@@ -17,7 +18,10 @@ use std::{
     time::Instant,
 };
 
-use plugboard_eval_nnue::data::{Outcome, RECORD_SIZE, Record};
+use plugboard_eval_nnue::{
+    bullet::{BULLET_RECORD_SIZE, to_bullet},
+    data::{Outcome, RECORD_SIZE, Record},
+};
 use plugboard_plugin_api as api;
 
 use crate::{
@@ -59,6 +63,49 @@ pub struct DatagenArgs {
     /// Run as worker K of `--workers` (the parent starts them so).
     #[arg(long, hide = true)]
     pub worker: Option<u32>,
+    /// Make part K of N (`K/N`, K from 0): N machines, each with its own part
+    /// and the same other arguments, play disjoint games, each part the same
+    /// on every run.
+    #[arg(long, value_name = "K/N", default_value = "0/1", value_parser = parse_shard)]
+    pub shard: Shard,
+}
+
+/// Part `index` of `count` of the games a seed numbers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shard {
+    pub index: u32,
+    pub count: u32,
+}
+
+/// More parts than this is a typo: game numbers would run out within a few games.
+const MAX_SHARDS: u32 = 1 << 16;
+
+fn parse_shard(text: &str) -> Result<Shard, String> {
+    let usage = || format!("a part is K/N with 0 <= K < N <= {MAX_SHARDS}, not {text}");
+    let (index, count) = text.split_once('/').ok_or_else(usage)?;
+    let index: u32 = index.trim().parse().map_err(|_| usage())?;
+    let count: u32 = count.trim().parse().map_err(|_| usage())?;
+    if count == 0 || count > MAX_SHARDS || index >= count {
+        return Err(usage());
+    }
+    Ok(Shard { index, count })
+}
+
+impl Shard {
+    /// The first game number of `worker` in this part.
+    fn first_game(self, worker: u32) -> u32 {
+        self.index * GAME_STRIDE + worker
+    }
+
+    /// How far apart one worker's games are in this part.
+    fn stride(self) -> u32 {
+        self.count * GAME_STRIDE
+    }
+
+    /// Whether game number `game` is this part's.
+    fn holds(self, game: u32) -> bool {
+        (game / GAME_STRIDE) % self.count == self.index
+    }
 }
 
 /// A search of more nodes takes minutes a move: no training run wants it, and
@@ -73,7 +120,9 @@ const MAX_OPENING_PLIES: i64 = game::MAX_PLIES as i64 / 4;
 /// settings leave nothing to learn from, and it would run for ever.
 const MAX_BARREN_GAMES: u32 = 1000;
 
-/// Games are numbered `n × GAME_STRIDE + worker`, so workers never share a number.
+/// Games are numbered `(n × parts + part) × GAME_STRIDE + worker`, so neither
+/// workers nor parts (`--shard`) ever share a number, and a game's number and
+/// the seed say how it was played.
 const GAME_STRIDE: u32 = 64;
 
 pub fn run(plugins: &PluginHost, args: &DatagenArgs) -> ExitCode {
@@ -99,7 +148,7 @@ fn check_before_starting(plugins: &PluginHost, args: &DatagenArgs) -> Result<(),
     }
     chess_evaluation(plugins)?;
     for worker in 0..args.workers {
-        judge(&worker_file(args, worker), worker)?;
+        judge(&worker_file(args, worker), worker, args.shard)?;
     }
     Ok(())
 }
@@ -158,7 +207,9 @@ fn run_worker(plugins: &PluginHost, args: &DatagenArgs, worker: u32) -> Result<(
     let (eval, eval_name) = chess_evaluation(plugins)?;
     std::fs::create_dir_all(&args.out).map_err(|e| format!("cannot create {}: {e}", args.out.display()))?;
     let path = worker_file(args, worker);
-    let (mut file, held, last_game) = open_for_appending(&path, worker)?;
+    let (mut file, held, last_game) = open_for_appending(&path, worker, args.shard)?;
+    let bullet_path = path.with_extension("bullet");
+    let mut bullet = follow_in_bullet(&path, &bullet_path, held)?;
     let setup = game::Setup {
         search,
         eval,
@@ -172,17 +223,20 @@ fn run_worker(plugins: &PluginHost, args: &DatagenArgs, worker: u32) -> Result<(
     };
     let target = args.positions.map(|total| total.div_ceil(u64::from(args.workers)));
     println!(
-        "worker {worker}: {} holds {held} positions; search {search_name}, evaluation {}, {} nodes a move, seed {}",
+        "worker {worker}: {} holds {held} positions; search {search_name}, evaluation {}, {} nodes a move, seed {}, part {}/{}",
         path.display(),
         eval_name,
         args.nodes,
-        args.seed
+        args.seed,
+        args.shard.index,
+        args.shard.count
     );
     let started = Instant::now();
     let (mut positions, mut games, mut plies, mut results) = (held, 0u64, 0usize, [0u64; 3]);
+    let stride = args.shard.stride();
     let mut next = match last_game {
-        None => worker,
-        Some(game) => game.checked_add(GAME_STRIDE).ok_or("game numbers ran out")?,
+        None => args.shard.first_game(worker),
+        Some(game) => game.checked_add(stride).ok_or("game numbers ran out")?,
     };
     let mut barren = 0;
     while target.is_none_or(|target| positions < target) {
@@ -194,9 +248,17 @@ fn run_worker(plugins: &PluginHost, args: &DatagenArgs, worker: u32) -> Result<(
             ));
         }
         let mut bytes = Vec::with_capacity(played.records.len() * RECORD_SIZE);
+        let mut bullet_bytes = Vec::with_capacity(played.records.len() * BULLET_RECORD_SIZE);
         for record in &played.records {
             bytes.extend_from_slice(&record.to_bytes().ok_or("a position no record can hold")?);
+            bullet_bytes.extend_from_slice(&to_bullet(record).ok_or("a position bullet cannot hold")?);
         }
+        // The bullet file first: killed between the two, it is longer than the
+        // records say, and the next run writes it again from them.
+        bullet
+            .write_all(&bullet_bytes)
+            .and_then(|()| bullet.flush())
+            .map_err(|e| format!("cannot write {}: {e}", bullet_path.display()))?;
         file.write_all(&bytes)
             .and_then(|()| file.flush())
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
@@ -215,10 +277,36 @@ fn run_worker(plugins: &PluginHost, args: &DatagenArgs, worker: u32) -> Result<(
                 (positions - held) as f64 / seconds.max(1e-9)
             );
         }
-        next = next.checked_add(GAME_STRIDE).ok_or("game numbers ran out")?;
+        next = next.checked_add(stride).ok_or("game numbers ran out")?;
     }
     println!("worker {worker}: {positions} positions, done");
     Ok(())
+}
+
+/// Opens the worker's bullet file (`worker-K.bullet`, the same positions in
+/// bullet's records) to append to; if it does not hold exactly the `held`
+/// positions of the records file, it is written again from them first.
+fn follow_in_bullet(records_path: &Path, bullet_path: &Path, held: u64) -> Result<File, String> {
+    let failed = |e: std::io::Error| format!("cannot write {}: {e}", bullet_path.display());
+    let size = std::fs::metadata(bullet_path).map(|meta| meta.len()).ok();
+    if size != Some(held * BULLET_RECORD_SIZE as u64) {
+        let bytes = match std::fs::read(records_path) {
+            Ok(bytes) => bytes,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
+            Err(e) => return Err(format!("cannot read {}: {e}", records_path.display())),
+        };
+        let mut converted = Vec::with_capacity(bytes.len());
+        for chunk in bytes.chunks_exact(RECORD_SIZE).take(held as usize) {
+            let record = chunk.try_into().ok().and_then(Record::from_bytes);
+            let bullet = record
+                .as_ref()
+                .and_then(to_bullet)
+                .ok_or_else(|| format!("{} holds a position bullet cannot hold", records_path.display()))?;
+            converted.extend_from_slice(&bullet);
+        }
+        std::fs::write(bullet_path, converted).map_err(failed)?;
+    }
+    OpenOptions::new().append(true).open(bullet_path).map_err(failed)
 }
 
 /// What a worker's file holds, judged without changing it.
@@ -231,7 +319,7 @@ struct Held {
 
 /// Reads enough of a worker's file (none, for a file not there yet) to say it
 /// holds this worker's records, or why it is not to be touched.
-fn judge(path: &Path, worker: u32) -> Result<Held, String> {
+fn judge(path: &Path, worker: u32, shard: Shard) -> Result<Held, String> {
     let failed = |e: std::io::Error| format!("cannot open {}: {e}", path.display());
     let not_ours = || format!("{} is not a file of positions; it was left as it is", path.display());
     let meta = match std::fs::symlink_metadata(path) {
@@ -266,6 +354,14 @@ fn judge(path: &Path, worker: u32) -> Result<Held, String> {
                 record.game % GAME_STRIDE
             ));
         }
+        if !shard.holds(record.game) {
+            return Err(format!(
+                "{} holds games of another part than {}/{}; it was left as it is",
+                path.display(),
+                shard.index,
+                shard.count
+            ));
+        }
         last_game = Some(record.game);
     }
     Ok(Held { records, last_game, torn_tail })
@@ -275,8 +371,8 @@ fn judge(path: &Path, worker: u32) -> Result<Held, String> {
 /// half written; returns it with how many positions it holds and the number of
 /// the last game in it. A file that is not this worker's records is refused
 /// before a byte of it changes.
-fn open_for_appending(path: &Path, worker: u32) -> Result<(File, u64, Option<u32>), String> {
-    let held = judge(path, worker)?;
+fn open_for_appending(path: &Path, worker: u32, shard: Shard) -> Result<(File, u64, Option<u32>), String> {
+    let held = judge(path, worker, shard)?;
     let failed = |e: std::io::Error| format!("cannot open {}: {e}", path.display());
     let mut options = OpenOptions::new();
     options.write(true).create(true).truncate(false);
@@ -310,4 +406,38 @@ fn is_from_a_game(record: &Record) -> bool {
     let position = record.position();
     let king = |color| position.bitboard(api::PieceKind::King, color).count_ones() == 1;
     king(0) && king(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_part_is_read_as_k_of_n_and_nonsense_is_refused() {
+        assert_eq!(parse_shard("3/8"), Ok(Shard { index: 3, count: 8 }));
+        assert_eq!(parse_shard("0/1"), Ok(Shard { index: 0, count: 1 }));
+        for bad in ["8/8", "1/0", "-1/4", "a/4", "4", "1/70000", ""] {
+            assert!(parse_shard(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn parts_and_workers_never_share_a_game_number() {
+        let count = 3;
+        let mut seen = std::collections::HashSet::new();
+        for index in 0..count {
+            let shard = Shard { index, count };
+            for worker in 0..4 {
+                let games: Vec<u32> = (0..20).map(|n| shard.first_game(worker) + n * shard.stride()).collect();
+                for game in games {
+                    assert!(shard.holds(game) && game % GAME_STRIDE == worker, "{game}");
+                    assert!((0..count).filter(|&other| Shard { index: other, count }.holds(game)).count() == 1);
+                    assert!(seen.insert(game), "game {game} twice");
+                }
+            }
+        }
+        // One part of one is the numbering of before parts existed.
+        let whole = Shard { index: 0, count: 1 };
+        assert_eq!((whole.first_game(5), whole.stride()), (5, GAME_STRIDE));
+    }
 }

@@ -153,3 +153,62 @@ fn a_file_that_is_not_the_workers_own_is_left_untouched() {
     assert!(!out.path().join("worker-0.bin").exists(), "worker 0 started: {text}");
     assert_eq!(std::fs::read(out.path().join("worker-1.bin")).unwrap(), other_data);
 }
+
+fn datagen_part(out: &std::path::Path, part: &str) -> std::process::Output {
+    let home = tempfile::tempdir().unwrap();
+    Command::new(common::binary())
+        .env("HOME", home.path())
+        .args(["--log-file", home.path().join("log").to_str().unwrap(), "datagen", "--out"])
+        .arg(out)
+        .args(["--positions", "60", "--nodes", "300", "--random-plies", "4", "--seed", "9", "--shard", part])
+        .output()
+        .expect("plugboard runs")
+}
+
+#[test]
+fn parts_made_on_different_machines_are_disjoint_and_each_the_same_every_time() {
+    let (first, second, again) =
+        (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    for (out, part) in [(&first, "0/2"), (&second, "1/2"), (&again, "0/2")] {
+        let output = datagen_part(out.path(), part);
+        assert!(output.status.success(), "{output:?}");
+    }
+    let file = |dir: &tempfile::TempDir| dir.path().join("worker-0.bin");
+    let games = |dir: &tempfile::TempDir| -> std::collections::BTreeSet<u32> {
+        records(&file(dir)).iter().map(|record| record.game).collect()
+    };
+    let (part_0, part_1) = (games(&first), games(&second));
+    assert!(!part_0.is_empty() && !part_1.is_empty());
+    assert!(part_0.is_disjoint(&part_1), "{part_0:?} {part_1:?}");
+    assert!(part_0.iter().all(|game| (game / 64) % 2 == 0) && part_1.iter().all(|game| (game / 64) % 2 == 1));
+    // The same part, made again elsewhere: the same bytes.
+    assert_eq!(std::fs::read(file(&first)).unwrap(), std::fs::read(file(&again)).unwrap());
+    // Beside the records, the same positions in bullet's records, in order.
+    let bullet_of = |dir: &tempfile::TempDir| std::fs::read(dir.path().join("worker-0.bullet")).unwrap();
+    let expected: Vec<u8> = records(&file(&first))
+        .iter()
+        .flat_map(|record| plugboard_eval_nnue::bullet::to_bullet(record).unwrap())
+        .collect();
+    assert_eq!(bullet_of(&first), expected);
+    // A bullet file that lost its end (a kill, a copy cut short) is written again on the next run.
+    std::fs::write(first.path().join("worker-0.bullet"), &expected[..64]).unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let output = Command::new(common::binary())
+        .env("HOME", home.path())
+        .args(["--log-file", home.path().join("log").to_str().unwrap(), "datagen", "--out"])
+        .arg(first.path())
+        .args(["--positions", "90", "--nodes", "300", "--random-plies", "4", "--seed", "9", "--shard", "0/2"])
+        .output()
+        .expect("plugboard runs");
+    assert!(output.status.success(), "{output:?}");
+    let longer: Vec<u8> = records(&file(&first))
+        .iter()
+        .flat_map(|record| plugboard_eval_nnue::bullet::to_bullet(record).unwrap())
+        .collect();
+    assert!(longer.len() > expected.len());
+    assert_eq!(bullet_of(&first), longer);
+    // A part's file is not another part's to go on with.
+    let refused = datagen_part(first.path(), "1/2");
+    assert!(!refused.status.success());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("holds games of another part than 1/2"), "{refused:?}");
+}

@@ -9,6 +9,7 @@
 //! built-in evaluation. A default network is embedded; the `EvalFile` option
 //! loads another while the engine runs.
 
+pub mod bullet;
 pub mod data;
 mod evaluator;
 pub mod features;

@@ -72,6 +72,9 @@ enum Tool {
     /// Self-play games at a fixed node count, appended as training positions
     /// for the NNUE evaluation (resumable: run it again to go on).
     Datagen(datagen::DatagenArgs),
+    /// Joins the parts `datagen --shard` made into one shuffled set without
+    /// repeated positions, in our records and bullet's, with a manifest.
+    Merge(datagen::merge::MergeArgs),
     /// OpenBench's opening generator: `genfens N seed S book <None|FILE.epd> [plies K] [nodes K]`,
     /// printed as `info string genfens FEN` lines (also as the one argument OpenBench passes).
     Genfens {
@@ -137,6 +140,7 @@ fn main() -> ExitCode {
                 Err(code) => code,
             }
         }
+        Some(Tool::Merge(args)) => datagen::merge::run(&args),
         Some(Tool::Genfens { words }) => {
             let words: Vec<String> = std::iter::once("genfens".to_owned()).chain(words).collect();
             match datagen::genfens::parse(&words) {

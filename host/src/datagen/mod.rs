@@ -9,6 +9,7 @@
 
 mod game;
 pub mod genfens;
+pub mod merge;
 
 use std::{
     fs::{File, OpenOptions},

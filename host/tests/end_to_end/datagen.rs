@@ -212,3 +212,56 @@ fn parts_made_on_different_machines_are_disjoint_and_each_the_same_every_time() 
     assert!(!refused.status.success());
     assert!(String::from_utf8_lossy(&refused.stderr).contains("holds games of another part than 1/2"), "{refused:?}");
 }
+
+#[test]
+fn a_merge_of_parts_is_deduplicated_shuffled_and_the_same_for_the_same_inputs() {
+    let (first, second) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    for (out, part) in [(&first, "0/2"), (&second, "1/2")] {
+        assert!(datagen_part(out.path(), part).status.success());
+    }
+    let merge = |out: &std::path::Path, inputs: &[&std::path::Path], seed: &str| {
+        let home = tempfile::tempdir().unwrap();
+        let output = Command::new(common::binary())
+            .env("HOME", home.path())
+            .args(["--log-file", home.path().join("log").to_str().unwrap(), "merge", "--seed", seed, "--out"])
+            .arg(out)
+            .args(inputs)
+            .output()
+            .expect("plugboard runs");
+        assert!(output.status.success(), "{output:?}");
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    };
+    let merged = tempfile::tempdir().unwrap();
+    // The first part given twice, under another name: each position is kept once.
+    let copies = tempfile::tempdir().unwrap();
+    let part_file = copies.path().join("copy.bin");
+    std::fs::copy(first.path().join("worker-0.bin"), &part_file).unwrap();
+    let said = merge(merged.path(), &[first.path(), second.path(), &part_file], "3");
+    let inputs: Vec<Record> =
+        [first.path(), second.path()].iter().flat_map(|dir| records(&dir.join("worker-0.bin"))).collect();
+    let distinct: std::collections::HashSet<_> = inputs.iter().map(|r| (r.pieces, r.side_to_move)).collect();
+    let out = records(&merged.path().join("merged.bin"));
+    assert_eq!(out.len(), distinct.len(), "{said}");
+    let kept: std::collections::HashSet<_> = out.iter().map(|r| (r.pieces, r.side_to_move)).collect();
+    assert_eq!(kept, distinct);
+    assert!(said.contains(&format!("merged {} positions from 3 files", out.len())), "{said}");
+    assert!(inputs.len() + records(&part_file).len() > out.len());
+    // Shuffled: not the inputs' order.
+    assert_ne!(
+        out.iter().map(|r| r.game).collect::<Vec<_>>(),
+        inputs.iter().take(out.len()).map(|r| r.game).collect::<Vec<_>>()
+    );
+    let manifest = std::fs::read_to_string(merged.path().join("manifest.txt")).unwrap();
+    assert!(manifest.contains(&format!("input {} bytes", part_file.display())), "{manifest}");
+    let bullet: Vec<u8> = out.iter().flat_map(|r| plugboard_eval_nnue::bullet::to_bullet(r).unwrap()).collect();
+    assert!(std::fs::read(merged.path().join("merged.bullet")).unwrap() == bullet, "bullet's records differ");
+    // The same inputs (named in any order) and seed, the same bytes; another seed, another order.
+    let again = tempfile::tempdir().unwrap();
+    merge(again.path(), &[&part_file, second.path(), first.path()], "3");
+    let read = |dir: &tempfile::TempDir, name: &str| std::fs::read(dir.path().join(name)).unwrap();
+    assert!(read(&again, "merged.bin") == read(&merged, "merged.bin"), "not the same bytes");
+    assert!(read(&again, "manifest.txt") == read(&merged, "manifest.txt"), "not the same manifest");
+    let reshuffled = tempfile::tempdir().unwrap();
+    merge(reshuffled.path(), &[first.path(), second.path(), &part_file], "4");
+    assert!(read(&reshuffled, "merged.bin") != read(&merged, "merged.bin"), "the seed changed nothing");
+}

@@ -35,10 +35,10 @@ pub struct Request {
     pub nodes: u64,
 }
 
-/// Whether the command line is OpenBench's: its first argument (after any
-/// options) starts with `genfens `.
+/// Where OpenBench's one-argument form (`"genfens N seed S book B"`) is on the
+/// command line, if it is; the subcommand written out as words needs no help.
 pub fn asked(args: &[String]) -> Option<usize> {
-    args.iter().position(|arg| arg.starts_with("genfens ") || arg == "genfens")
+    args.iter().position(|arg| arg.starts_with("genfens "))
 }
 
 /// Reads `genfens N seed S book B [EXTRA]` (one argument or several words),
@@ -173,6 +173,8 @@ mod tests {
         assert_eq!(request.book.as_deref(), Some("Books/UHO.epd"));
         assert_eq!((request.random_plies, request.nodes), (6, 2000));
         assert_eq!(asked(&["--eval".into(), "nnue".into(), "genfens 1 seed 1 book None".into()]), Some(2));
+        // A value that happens to be the word is left to clap.
+        assert_eq!(asked(&["--search".into(), "genfens".into(), "bench".into()]), None);
     }
 
     #[test]

@@ -94,14 +94,8 @@ impl Core {
             match self.advice() {
                 Advice::Play(known) => {
                     tracing::info!(mv = %self.game().move_text(known.m), how = %known.thinking, "go answered without search");
-                    let (best, ponder) = (known.m, known.expected_reply);
-                    self.note(Note::Known(Known {
-                        m: known.m,
-                        score: known.score,
-                        note: known.thinking,
-                        from_tables: known.from_tables,
-                    }));
-                    self.note(Note::BestMove { best: Some(best), ponder });
+                    self.note(Note::Known(Known::from(&known)));
+                    self.note(Note::BestMove { best: Some(known.m), ponder: known.expected_reply });
                     return Ok(());
                 }
                 Advice::SearchAmong(moves) => request.searchmoves = moves,

@@ -7,6 +7,7 @@ use plugboard_plugin_api::Score;
 use crate::{
     game::{GameEnd, GameMove},
     ics::Talk,
+    known_moves::KnownMove,
 };
 
 /// One thing the core has to say, in the order it happened.
@@ -101,6 +102,12 @@ pub struct Known {
     /// How it was found, for people (`book 42%`, a tablebase verdict).
     pub note: String,
     pub from_tables: bool,
+}
+
+impl From<&KnownMove> for Known {
+    fn from(known: &KnownMove) -> Known {
+        Known { m: known.m, score: known.score, note: known.thinking.clone(), from_tables: known.from_tables }
+    }
 }
 
 /// Where an analysis stands.

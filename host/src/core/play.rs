@@ -170,9 +170,7 @@ impl Core {
 
     fn play_without_search(&mut self, known: KnownMove) {
         tracing::info!(mv = %self.game().move_text(known.m), how = %known.thinking, "move known without search");
-        let note =
-            Known { m: known.m, score: known.score, note: known.thinking.clone(), from_tables: known.from_tables };
-        self.note(Note::Known(note));
+        self.note(Note::Known(Known::from(&known)));
         self.expected_reply = known.expected_reply;
         self.last_score = Some(known.score);
         self.play_engine_move(known.m, Found::Unsearched(&known.note));

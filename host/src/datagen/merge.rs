@@ -16,6 +16,7 @@ use std::{
 use plugboard_eval_nnue::{
     bullet::to_bullet,
     data::{RECORD_SIZE, Record},
+    network::fnv1a,
     random::SplitMix64,
 };
 
@@ -68,11 +69,6 @@ fn input_files(inputs: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     Ok(files)
 }
 
-/// FNV-1a, 64 bits: enough to tell two inputs apart in a manifest.
-fn checksum(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &byte| (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3))
-}
-
 fn merge(args: &MergeArgs) -> Result<String, String> {
     let files = input_files(&args.inputs)?;
     let out = &args.out;
@@ -104,7 +100,7 @@ fn merge(args: &MergeArgs) -> Result<String, String> {
             file.display(),
             bytes.len(),
             bytes.len() / RECORD_SIZE,
-            checksum(&bytes)
+            fnv1a(&bytes)
         );
     }
     let mut random = SplitMix64::for_item(args.seed, 0);
@@ -123,8 +119,8 @@ fn merge(args: &MergeArgs) -> Result<String, String> {
         files.len(),
         args.seed
     );
-    let _ = writeln!(manifest, "{summary}\noutput merged.bin fnv1a64 {:016x}", checksum(&ours));
-    let _ = writeln!(manifest, "output merged.bullet fnv1a64 {:016x}", checksum(&bullet));
+    let _ = writeln!(manifest, "{summary}\noutput merged.bin fnv1a64 {:016x}", fnv1a(&ours));
+    let _ = writeln!(manifest, "output merged.bullet fnv1a64 {:016x}", fnv1a(&bullet));
     std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
     let write = |name: &str, bytes: &[u8]| {
         let path: PathBuf = Path::new(out).join(name);

@@ -8,15 +8,21 @@ use std::process::Command;
 
 use plugboard_eval_nnue::data::{Outcome, RECORD_SIZE, Record};
 
-fn datagen(out: &std::path::Path, positions: u32) -> String {
+/// `plugboard datagen --out OUT ARGS...`, with a home of its own.
+fn run_datagen(out: &std::path::Path, args: &[&str]) -> std::process::Output {
     let home = tempfile::tempdir().unwrap();
-    let output = Command::new(common::binary())
+    Command::new(common::binary())
         .env("HOME", home.path())
         .args(["--log-file", home.path().join("log").to_str().unwrap(), "datagen", "--out"])
         .arg(out)
-        .args(["--positions", &positions.to_string(), "--nodes", "400", "--random-plies", "4", "--seed", "5"])
+        .args(args)
         .output()
-        .expect("plugboard runs");
+        .expect("plugboard runs")
+}
+
+fn datagen(out: &std::path::Path, positions: u32) -> String {
+    let positions = positions.to_string();
+    let output = run_datagen(out, &["--positions", &positions, "--nodes", "400", "--random-plies", "4", "--seed", "5"]);
     let text = String::from_utf8_lossy(&output.stdout).into_owned() + &String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "{text}");
     text
@@ -155,14 +161,14 @@ fn a_file_that_is_not_the_workers_own_is_left_untouched() {
 }
 
 fn datagen_part(out: &std::path::Path, part: &str) -> std::process::Output {
-    let home = tempfile::tempdir().unwrap();
-    Command::new(common::binary())
-        .env("HOME", home.path())
-        .args(["--log-file", home.path().join("log").to_str().unwrap(), "datagen", "--out"])
-        .arg(out)
-        .args(["--positions", "60", "--nodes", "300", "--random-plies", "4", "--seed", "9", "--shard", part])
-        .output()
-        .expect("plugboard runs")
+    datagen_part_of(out, part, "60")
+}
+
+fn datagen_part_of(out: &std::path::Path, part: &str, positions: &str) -> std::process::Output {
+    run_datagen(
+        out,
+        &["--positions", positions, "--nodes", "300", "--random-plies", "4", "--seed", "9", "--shard", part],
+    )
 }
 
 #[test]
@@ -192,14 +198,7 @@ fn parts_made_on_different_machines_are_disjoint_and_each_the_same_every_time() 
     assert_eq!(bullet_of(&first), expected);
     // A bullet file that lost its end (a kill, a copy cut short) is written again on the next run.
     std::fs::write(first.path().join("worker-0.bullet"), &expected[..64]).unwrap();
-    let home = tempfile::tempdir().unwrap();
-    let output = Command::new(common::binary())
-        .env("HOME", home.path())
-        .args(["--log-file", home.path().join("log").to_str().unwrap(), "datagen", "--out"])
-        .arg(first.path())
-        .args(["--positions", "90", "--nodes", "300", "--random-plies", "4", "--seed", "9", "--shard", "0/2"])
-        .output()
-        .expect("plugboard runs");
+    let output = datagen_part_of(first.path(), "0/2", "90");
     assert!(output.status.success(), "{output:?}");
     let longer: Vec<u8> = records(&file(&first))
         .iter()

@@ -8,7 +8,7 @@
 #             | stockfishN (Skill Level N) | pesto | nnue (plugboard with that evaluation)
 #   TC: base+inc in seconds, default 10+0.1
 #
-# Environment: EVAL, plugboard's evaluation (default pesto); EVALFILE, the network
+# Environment: EVAL, plugboard's evaluation (default nnue); EVALFILE, the network
 # `nnue` loads instead of its embedded one; PLUGBOARD, the binary; MATCH_PY;
 # JOBS, how many blocks are played side by side (default 1). Engines do not
 # ponder, so a game keeps one core busy: JOBS up to the number of free cores
@@ -30,7 +30,7 @@ tc=${3:-10+0.1}
 shift $(( $# < 3 ? $# : 3 ))
 match_py=${MATCH_PY:-../shared/tools/match.py}
 engine=${PLUGBOARD:-target/release/plugboard}
-eval_name=${EVAL:-pesto}
+eval_name=${EVAL:-nnue}
 side_by_side=${JOBS:-1}
 if ! [[ $side_by_side =~ ^[1-9][0-9]*$ ]]; then
   echo "JOBS must be a whole number from 1 up, not '$side_by_side'" >&2

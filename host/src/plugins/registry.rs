@@ -32,11 +32,15 @@ impl Kind {
         }
     }
 
-    /// The plugin that is linked in, and chosen unless the user says otherwise.
+    /// The plugin that is linked in, and chosen unless the user says otherwise:
+    /// the strongest we ship. For evaluations that is the chess network; in
+    /// games it does not score, the first built-in that does takes over
+    /// (see `PluginHost::evaluator_for`), which is why the strongest of each
+    /// game is linked in first.
     pub fn default_name(self) -> &'static str {
         match self {
             Kind::Search => "alphabeta",
-            Kind::Eval => "pesto",
+            Kind::Eval => "nnue",
         }
     }
 }
@@ -143,8 +147,8 @@ impl Registry {
     pub fn with_builtins() -> Registry {
         let mut registry = Registry { plugins: Vec::new(), refused: Vec::new(), misplaced: Vec::new() };
         registry.link_search::<AlphaBeta>();
-        registry.link_eval::<Pesto>();
         registry.link_eval::<plugboard_eval_nnue::Nnue>();
+        registry.link_eval::<Pesto>();
         // Pesto scores 8×8 boards only; xiangqi has an evaluation of its own.
         registry.link_eval::<plugboard_eval_xiangqi::XiangqiPst>();
         registry.link_eval::<plugboard_eval_fairy::Fairy>();

@@ -95,10 +95,12 @@ fn the_log_names_the_file_of_every_plugin() {
         assert!(logged("plugin found", name), "no line for {name} found:\n{text}");
     }
     // Only the chosen plugins are mapped into the engine.
-    for name in ["alphabeta", "pesto"] {
+    for name in ["alphabeta", "nnue"] {
         assert!(logged("plugin loaded", name), "no load line for {name}:\n{text}");
     }
-    assert!(!logged("plugin loaded", "material"), "material was loaded though nobody chose it:\n{text}");
+    for unchosen in ["material", "pesto"] {
+        assert!(!logged("plugin loaded", unchosen), "{unchosen} was loaded though nobody chose it:\n{text}");
+    }
     assert!(text.contains("< protover 2") && text.contains("> feature done=1"), "protocol lines missing");
 }
 

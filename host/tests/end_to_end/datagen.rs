@@ -198,7 +198,8 @@ fn parts_made_on_different_machines_are_disjoint_and_each_the_same_every_time() 
     assert_eq!(bullet_of(&first), expected);
     // A bullet file that lost its end (a kill, a copy cut short) is written again on the next run.
     std::fs::write(first.path().join("worker-0.bullet"), &expected[..64]).unwrap();
-    let output = datagen_part_of(first.path(), "0/2", "90");
+    let held = records(&file(&first)).len();
+    let output = datagen_part_of(first.path(), "0/2", &(held + 1).to_string());
     assert!(output.status.success(), "{output:?}");
     let longer: Vec<u8> = records(&file(&first))
         .iter()

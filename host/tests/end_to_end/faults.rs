@@ -131,7 +131,7 @@ fn assert_fell_back(lines: &[String], culprit: &str, fallback: &str, combo: &str
 fn a_panicking_evaluation_is_replaced_and_the_engine_still_moves() {
     let folder = plugin_folder(&[("faulty_eval_panic", "panicky.so")]);
     let (lines, _) = play_with(("Evaluation", "panicky"), &folder, 1000);
-    assert_fell_back(&lines, "panicky", "pesto", "Evaluation");
+    assert_fell_back(&lines, "panicky", "nnue", "Evaluation");
     // The author learns what the panic said and where it happened.
     let error = lines.iter().find(|l| l.starts_with("tellusererror")).unwrap();
     assert!(error.contains("this evaluation always panics (at tests/plugins/eval-panic/src/lib.rs:"), "{error}");
@@ -192,7 +192,7 @@ fn rescan_picks_up_new_and_changed_files() {
         lines
             .iter()
             .any(|l| l
-                == "feature option=\"Evaluation -combo *pesto /// fairy /// material /// nnue /// panicky /// xiangqi-pst\""),
+                == "feature option=\"Evaluation -combo *nnue /// fairy /// material /// panicky /// pesto /// xiangqi-pst\""),
         "{}",
         lines.join("\n")
     );
@@ -207,7 +207,7 @@ fn rescan_picks_up_new_and_changed_files() {
         lines.join("\n")
     );
     assert!(
-        lines.iter().any(|l| l == "feature option=\"Evaluation -combo *pesto /// fairy /// material /// nnue /// xiangqi-pst\""),
+        lines.iter().any(|l| l == "feature option=\"Evaluation -combo *nnue /// fairy /// material /// pesto /// xiangqi-pst\""),
         "{}",
         lines.join("\n")
     );
@@ -234,7 +234,7 @@ fn the_plugin_folder_option_adds_a_folder() {
         lines
             .iter()
             .any(|l| l
-                == "feature option=\"Evaluation -combo *pesto /// fairy /// material /// nnue /// panicky /// xiangqi-pst\""),
+                == "feature option=\"Evaluation -combo *nnue /// fairy /// material /// panicky /// pesto /// xiangqi-pst\""),
         "{}",
         lines.join("\n")
     );

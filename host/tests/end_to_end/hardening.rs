@@ -391,7 +391,7 @@ fn options_given_on_the_command_line_are_set() {
     );
     let features = engine.handshake();
     let has = |text: &str| features.iter().any(|l| l.contains(text));
-    assert!(has("Evaluation -combo pesto /// fairy /// *material /// nnue /// xiangqi-pst"), "{features:?}");
+    assert!(has("Evaluation -combo nnue /// fairy /// *material /// pesto /// xiangqi-pst"), "{features:?}");
     assert!(has("Move overhead -spin 250 "), "{features:?}");
     assert!(has("Bishop pair bonus -spin 77 "), "{features:?}");
 
@@ -535,8 +535,8 @@ fn a_plugin_beside_the_engine_under_another_name_is_listed_with_where_it_belongs
     let mine = install.path().join(library_name("my_eval"));
     fs::copy(built_library("plugboard_eval_material"), &mine).unwrap();
     fs::copy(
-        built_library("plugboard_eval_pesto_plugin"),
-        install.path().join(library_name("plugboard_eval_pesto_plugin")),
+        built_library("plugboard_eval_nnue_plugin"),
+        install.path().join(library_name("plugboard_eval_nnue_plugin")),
     )
     .unwrap();
     let listed = list_plugins_of(&exe, home.path(), &[]);
@@ -547,9 +547,9 @@ fn a_plugin_beside_the_engine_under_another_name_is_listed_with_where_it_belongs
     assert!(line.contains(&format!("rename it {}", library_name("plugboard_my_eval"))), "{line}");
     assert!(!listed.lines().any(|l| l.starts_with("evaluation material")), "{listed}");
     // The bundled plugin is there twice, and the list says which copy is used.
-    let pesto: Vec<&str> = listed.lines().filter(|l| l.starts_with("evaluation pesto")).collect();
-    assert_eq!(pesto.len(), 2, "{listed}");
-    let (built_in, file) = match pesto.as_slice() {
+    let nnue: Vec<&str> = listed.lines().filter(|l| l.starts_with("evaluation nnue")).collect();
+    assert_eq!(nnue.len(), 2, "{listed}");
+    let (built_in, file) = match nnue.as_slice() {
         [first, second] if first.contains("(built in)") => (first, second),
         [first, second] => (second, first),
         _ => unreachable!(),

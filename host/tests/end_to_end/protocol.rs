@@ -28,10 +28,10 @@ fn handshake_announces_features_and_options() {
     }
     for option in [
         "feature option=\"Search -combo *alphabeta /// example\"",
-        "feature option=\"Evaluation -combo *pesto /// fairy /// material /// nnue /// xiangqi-pst\"",
+        "feature option=\"Evaluation -combo *nnue /// fairy /// material /// pesto /// xiangqi-pst\"",
         "feature option=\"Rescan plugins -button\"",
         "feature option=\"Null move pruning -check 1\"",
-        "feature option=\"Tempo -spin 10 0 100\"",
+        "feature option=\"EvalFile -file \"",
     ] {
         assert!(features.iter().any(|l| l == option), "{option} missing from:\n{all}");
     }
@@ -104,7 +104,7 @@ fn bad_input_gets_protocol_errors_and_the_state_survives() {
     engine.send("frobnicate the board");
     engine.send("usermove e2e5");
     engine.send("level forty");
-    engine.send("option Tempo=1000");
+    engine.send("option Move overhead=99999");
     engine.send("option No such option=1");
     engine.send("setboard this is not a fen");
     engine.send("usermove e2e4");
@@ -115,7 +115,7 @@ fn bad_input_gets_protocol_errors_and_the_state_survives() {
     expect("Error (unknown command): frobnicate the board");
     expect("Illegal move (not legal in this position): e2e5");
     expect("Error (bad parameter): level forty");
-    expect("Error (bad parameter): option Tempo=1000");
+    expect("Error (bad parameter): option Move overhead=99999");
     expect("Error (unknown option): option No such option=1");
     expect("tellusererror Illegal position");
     expect("Illegal move (no legal position is set up): e2e4");
@@ -183,14 +183,14 @@ fn choosing_another_evaluation_mid_analysis_changes_the_scores() {
     engine.send("force");
     engine.send("post");
     engine.send("analyze");
-    let pesto = engine.read_until(|l| thinking(l).is_some_and(|(depth, _, _)| depth >= 6));
-    assert!(pesto.iter().filter_map(|l| thinking(l)).any(|(_, score, _)| score != 0), "pesto scored 0 throughout");
+    let network = engine.read_until(|l| thinking(l).is_some_and(|(depth, _, _)| depth >= 6));
+    assert!(network.iter().filter_map(|l| thinking(l)).any(|(_, score, _)| score != 0), "nnue scored 0 throughout");
     engine.send("option Evaluation=material");
     let readvertised = engine.sync(1);
     assert!(
         readvertised
             .iter()
-            .any(|l| l == "feature option=\"Evaluation -combo pesto /// fairy /// *material /// nnue /// xiangqi-pst\""),
+            .any(|l| l == "feature option=\"Evaluation -combo nnue /// fairy /// *material /// pesto /// xiangqi-pst\""),
         "{}",
         readvertised.join("\n")
     );
@@ -409,7 +409,7 @@ fn saved_and_restarted(options: &[impl AsRef<str>]) -> (Engine, Vec<String>) {
 fn saved_settings_come_back_and_reset_restores_defaults() {
     let (mut engine, features) = saved_and_restarted(&["option Evaluation=material", "option Move overhead=77"]);
     for wanted in [
-        "feature option=\"Evaluation -combo pesto /// fairy /// *material /// nnue /// xiangqi-pst\"",
+        "feature option=\"Evaluation -combo nnue /// fairy /// *material /// pesto /// xiangqi-pst\"",
         "feature option=\"Move overhead -spin 77 0 5000\"",
     ] {
         assert!(features.iter().any(|l| l == wanted), "{wanted} not restored: {features:?}");
@@ -418,12 +418,37 @@ fn saved_settings_come_back_and_reset_restores_defaults() {
     let lines = engine.sync(2);
     for wanted in [
         "feature done=0",
-        "feature option=\"Evaluation -combo *pesto /// fairy /// material /// nnue /// xiangqi-pst\"",
+        "feature option=\"Evaluation -combo *nnue /// fairy /// material /// pesto /// xiangqi-pst\"",
         "feature option=\"Move overhead -spin 50 0 5000\"",
         "feature done=1",
     ] {
         assert!(lines.iter().any(|l| l == wanted), "{wanted} missing after reset: {lines:?}");
     }
+}
+
+#[test]
+fn a_fresh_start_offers_the_network_and_a_choice_saved_before_is_kept() {
+    let mut engine = Engine::start(None);
+    let features = engine.handshake();
+    let fresh = "feature option=\"Evaluation -combo *nnue /// fairy /// material /// pesto /// xiangqi-pst\"";
+    assert!(features.iter().any(|l| l == fresh), "{features:?}");
+    // The chosen evaluation's own options follow the menu: the network's file.
+    assert!(features.iter().any(|l| l.starts_with("feature option=\"EvalFile -file")), "{features:?}");
+    engine.send("quit");
+    engine.wait_exit(Duration::from_secs(10));
+
+    // As the Save settings button of a release whose default was pesto wrote it.
+    let home = tempfile::tempdir().unwrap();
+    let config = home.path().join(".config/plugboard");
+    std::fs::create_dir_all(&config).unwrap();
+    let saved = "# Plugboard settings, written by the Save settings button\nSearch=alphabeta\nEvaluation=pesto\n";
+    std::fs::write(config.join("settings.txt"), saved).unwrap();
+    let mut engine = Engine::start_at_home(home, None, &[]);
+    let features = engine.handshake();
+    let kept = "feature option=\"Evaluation -combo nnue /// fairy /// material /// *pesto /// xiangqi-pst\"";
+    assert!(features.iter().any(|l| l == kept), "{features:?}");
+    assert!(features.iter().any(|l| l.starts_with("feature option=\"Tempo -spin")), "{features:?}");
+    assert!(!features.iter().any(|l| l.contains("EvalFile")), "{features:?}");
 }
 
 #[test]
@@ -460,7 +485,7 @@ fn a_plugin_found_only_through_the_plugin_folder_is_restored_and_a_lost_one_told
     assert!(
         features
             .iter()
-            .any(|l| l.contains("Evaluation -combo pesto /// fairy /// material /// nnue /// *panicky /// xiangqi-pst")),
+            .any(|l| l.contains("Evaluation -combo nnue /// fairy /// material /// *panicky /// pesto /// xiangqi-pst")),
         "{features:?}"
     );
     let said = engine.sync(2);
@@ -472,7 +497,7 @@ fn a_plugin_found_only_through_the_plugin_folder_is_restored_and_a_lost_one_told
     let mut engine = Engine::start_at_home(home, None, &[]);
     let features = engine.handshake();
     assert!(
-        features.iter().any(|l| l.contains("Evaluation -combo *pesto /// fairy /// material /// nnue /// xiangqi-pst")),
+        features.iter().any(|l| l.contains("Evaluation -combo *nnue /// fairy /// material /// pesto /// xiangqi-pst")),
         "{features:?}"
     );
     let said = engine.sync(3);

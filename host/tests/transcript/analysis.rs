@@ -52,7 +52,8 @@ fn a_dot_is_answered_with_the_search_status() {
 #[test]
 fn a_plugin_option_change_clears_the_hash_and_restarts_the_analysis() {
     let mut t = Transcript::playing("probe");
-    t.feed(&["new", "analyze"]);
+    // Pesto has a weight to change; the network's only option is its file.
+    t.feed(&["option Evaluation=pesto", "new", "analyze"]);
     let first = t.await_searches(1);
     assert!(first[0].clear_hash, "a new game starts with a clear table");
     // The evaluation's weights changed: old scores must not be shown for new ones.

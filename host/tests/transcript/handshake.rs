@@ -46,14 +46,14 @@ fn handshake_lists_features_then_options_then_done() {
             "feature option=\"Reset settings -button\"",
             "feature option=\"Configure -string \"",
             "feature option=\"Search -combo *alphabeta /// patient /// probe /// scripted\"",
-            "feature option=\"Evaluation -combo *pesto /// fairy /// nnue /// xiangqi-pst\"",
+            "feature option=\"Evaluation -combo *nnue /// fairy /// pesto /// xiangqi-pst\"",
         ]
     );
     assert_eq!(lines[26], "feature option=\"Rescan plugins -button\"");
     assert!(lines[27].starts_with("feature option=\"Plugin folder -path "));
     assert_eq!(
         lines[28..],
-        ["feature option=\"Null move pruning -check 1\"", "feature option=\"Tempo -spin 10 0 100\"", "feature done=1",]
+        ["feature option=\"Null move pruning -check 1\"", "feature option=\"EvalFile -file \"", "feature done=1",]
     );
 }
 
@@ -94,8 +94,8 @@ fn debug_lines_wait_for_the_feature_to_be_accepted() {
         t.say(&["accepted debug"]),
         [
             "# search plugin alphabeta 0.1.0 from (built in)",
-            "# evaluation plugin pesto 0.1.0 from (built in)",
             "# evaluation plugin nnue 0.1.0 from (built in)",
+            "# evaluation plugin pesto 0.1.0 from (built in)",
             "# evaluation plugin xiangqi-pst 0.1.0 from (built in)",
             "# evaluation plugin fairy 0.1.0 from (built in)",
             "# search plugin scripted 1.0 from (built in)",

@@ -39,7 +39,7 @@ fn a_server_session_starts_with_finger_notes_naming_the_plugins() {
         said,
         [
             "tellicsnoalias set 1 Plugboard 0.1.0, a chess engine whose search and evaluation are plugins",
-            "tellicsnoalias set 2 Search: scripted 1.0, evaluation: pesto 0.1.0",
+            "tellicsnoalias set 2 Search: scripted 1.0, evaluation: nnue 0.1.0",
         ]
     );
     // xboard sends `ics` before every game: the notes are set once per server.

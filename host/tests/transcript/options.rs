@@ -48,7 +48,8 @@ fn a_combo_takes_one_of_its_choices() {
         t.say(&["option Search=deep thought"]),
         ["Error (bad parameter): option Search=deep thought (Search has no choice named deep thought)"]
     );
-    assert_eq!(t.say(&["option Evaluation=pesto", "ping 1"]), ["pong 1"]);
+    // The choice already made: nothing changed, nothing to list again.
+    assert_eq!(t.say(&["option Evaluation=nnue", "ping 1"]), ["pong 1"]);
 }
 
 #[test]
@@ -121,7 +122,7 @@ fn every_kind_of_plugin_option_reaches_the_plugin() {
             "Probe file -file /srv/books/main.bin",
             "Probe path -path /srv/tablebases",
             "Probe button -button",
-            "Tempo -spin 10 0 100",
+            "EvalFile -file ",
         ]
     );
 }
@@ -157,10 +158,10 @@ fn option_names_are_found_whatever_their_case() {
     // xboard answers features (`playing` does), and reads the list again.
     let mut t = Transcript::playing("scripted");
     // lichess-bot writes UCI's spelling, `Move Overhead`, for `Move overhead`.
-    let said = t.say(&["option Move Overhead=300", "option evaluation=nnue"]);
+    let said = t.say(&["option Move Overhead=300", "option evaluation=pesto"]);
     let options = option_lines(&said);
     assert_eq!(options[0], "Move overhead -spin 300 0 5000");
-    assert!(options.contains(&"Evaluation -combo pesto /// fairy /// *nnue /// xiangqi-pst"), "{options:?}");
+    assert!(options.contains(&"Evaluation -combo nnue /// fairy /// *pesto /// xiangqi-pst"), "{options:?}");
 }
 
 #[test]
@@ -169,12 +170,12 @@ fn a_gui_that_answers_no_feature_is_not_sent_the_list_again() {
     // the handshake as unexpected output in the middle of its `go`.
     let mut t = Transcript::new();
     t.say(&["xboard", "protover 2", "accepted memory", "accepted smp", "accepted egt", "option Search=scripted"]);
-    assert_eq!(t.say(&["option Evaluation=nnue", "ping 1"]), ["pong 1"]);
+    assert_eq!(t.say(&["option Evaluation=pesto", "ping 1"]), ["pong 1"]);
     // The change took: once the GUI answers features, the list says so.
     t.say(&["accepted done"]);
     let said = t.say(&["option Search=probe"]);
     let options = option_lines(&said);
-    assert!(options.contains(&"Evaluation -combo pesto /// fairy /// *nnue /// xiangqi-pst"), "{options:?}");
+    assert!(options.contains(&"Evaluation -combo nnue /// fairy /// *pesto /// xiangqi-pst"), "{options:?}");
 }
 
 #[test]

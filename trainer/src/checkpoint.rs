@@ -7,6 +7,8 @@
 
 use std::path::Path;
 
+use plugboard_eval_nnue::Game;
+
 use crate::{
     adam::Adam,
     model::{Model, Target},
@@ -67,16 +69,18 @@ pub fn load(path: &Path) -> Result<(Checkpoint, Option<Target>), String> {
         return Err(bad());
     }
     let hidden = word(8) as usize;
-    let count = crate::model::parameter_count(hidden, buckets);
-    if bytes.len() != start + 3 * 4 * count {
-        return Err(bad());
-    }
+    // The game is told by the size: its inputs fix the parameter count.
+    let (game, count) = [Game::Chess, Game::Xiangqi]
+        .into_iter()
+        .map(|game| (game, crate::model::parameter_count(game, hidden, buckets)))
+        .find(|&(_, count)| bytes.len() == start + 3 * 4 * count)
+        .ok_or_else(bad)?;
     let mut floats = bytes[start..].chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]));
     let params: Vec<f32> = floats.by_ref().take(count).collect();
     let first: Vec<f32> = floats.by_ref().take(count).collect();
     let second: Vec<f32> = floats.collect();
     let checkpoint = Checkpoint {
-        model: Model { hidden, buckets, params },
+        model: Model { game, hidden, buckets, params },
         adam: Adam { step: long(24), first, second },
         next_epoch: word(12),
         seed: long(16),

@@ -1,6 +1,7 @@
 //! `plugboard-trainer`: trains the NNUE evaluation's network on the CPU from the
 //! positions `plugboard datagen` writes, and writes it as a `.nnue` file the
-//! `nnue` plugin loads (`EvalFile`).
+//! `nnue` plugin loads (`EvalFile`); with `--game xiangqi`, a xiangqi network
+//! from `datagen --variant xiangqi`'s positions, for `xiangqi-nnue`.
 //!
 //! Deterministic for a seed and a data set, whatever the number of threads: a
 //! batch is cut into a fixed number of parts whose gradients are summed in
@@ -16,17 +17,17 @@ use std::{path::PathBuf, process::ExitCode, sync::Arc, time::Instant};
 
 use clap::Parser;
 use plugboard_eval_nnue::{
-    NnueEvaluator,
+    Game,
     data::Record,
     network::{BUCKETS, MAX_HIDDEN},
     random::{SplitMix64, mix},
+    xiangqi::data::XiangqiRecord,
 };
-use plugboard_plugin_api::Evaluate;
 
 use crate::{
     adam::Adam,
     checkpoint::Checkpoint,
-    data::Sample,
+    data::TrainingPosition,
     model::{Model, Scratch, Target},
 };
 
@@ -37,9 +38,14 @@ use crate::{
     about = "Trains Plugboard's NNUE network from `plugboard datagen` positions"
 )]
 struct Args {
-    /// Files of positions, or folders whose `*.bin` files are read.
+    /// Files of positions, or folders whose `*.bin` files (`*.xiangqi` for
+    /// xiangqi) are read.
     #[arg(required = true)]
     data: Vec<PathBuf>,
+    /// The game: chess (`normal`), or `xiangqi` (then `--buckets 8`, the only
+    /// xiangqi architecture).
+    #[arg(long, default_value = "normal", value_parser = ["normal", "xiangqi"])]
+    game: String,
     /// The network to write (after every epoch); its checkpoint goes beside it.
     #[arg(long, default_value = "target/nnue/trained.nnue")]
     out: PathBuf,
@@ -101,6 +107,16 @@ fn main() -> ExitCode {
 }
 
 fn run(args: &Args) -> Result<(), String> {
+    match args.game.as_str() {
+        "xiangqi" => train::<XiangqiRecord>(args),
+        _ => train::<Record>(args),
+    }
+}
+
+fn train<P: TrainingPosition>(args: &Args) -> Result<(), String> {
+    if P::GAME == Game::Xiangqi && args.buckets != BUCKETS {
+        return Err(format!("a xiangqi network has {BUCKETS} output layers: pass --buckets {BUCKETS}"));
+    }
     if args.hidden == 0 || !args.hidden.is_multiple_of(16) || args.hidden > MAX_HIDDEN {
         return Err(format!("--hidden must be a multiple of 16 from 16 to {MAX_HIDDEN}, not {}", args.hidden));
     }
@@ -117,8 +133,8 @@ fn run(args: &Args) -> Result<(), String> {
         return Err("--batch must be at least 1".into());
     }
     let threads = args.threads.clamp(1, PARTS);
-    let files = data::files(&args.data)?;
-    let positions = data::load(&files, args.held_out, args.seed)?;
+    let files = data::files(&args.data, P::EXTENSION)?;
+    let positions = data::load::<P>(&files, args.held_out, args.seed)?;
     println!(
         "{} training positions, {} held out ({:.1} % of games), {} records skipped, from {} files",
         positions.training.len(),
@@ -145,15 +161,17 @@ fn run(args: &Args) -> Result<(), String> {
     let target = Target { lambda: args.lambda, k };
     let mut state = if let Some((state, started)) = resumed {
         let same_target = started.is_none_or(|recorded| recorded == target);
-        if state.model.hidden != args.hidden
+        if state.model.game != P::GAME
+            || state.model.hidden != args.hidden
             || state.model.buckets != args.buckets
             || state.seed != args.seed
             || !same_target
         {
             let started = started.map_or(String::new(), |t| format!(", k {} and λ {}", t.k, t.lambda));
             return Err(format!(
-                "{} is of a run with {} hidden units, {} output layers and seed {}{started}; pass --fresh to start over",
+                "{} is of a {} run with {} hidden units, {} output layers and seed {}{started}; pass --fresh to start over",
                 checkpoint_path.display(),
+                state.model.game.name(),
                 state.model.hidden,
                 state.model.buckets,
                 state.seed
@@ -162,7 +180,7 @@ fn run(args: &Args) -> Result<(), String> {
         println!("going on from {} at epoch {}", checkpoint_path.display(), state.next_epoch + 1);
         state
     } else {
-        let model = Model::new(args.hidden, args.buckets, &mut SplitMix64(args.seed));
+        let model = Model::new(P::GAME, args.hidden, args.buckets, &mut SplitMix64(args.seed));
         let adam = Adam::new(model.params.len());
         Checkpoint { model, adam, next_epoch: 0, seed: args.seed }
     };
@@ -237,9 +255,9 @@ struct Part<'a> {
 }
 
 /// The gradient of each part of `batch` into `gradients`; the summed loss.
-fn learn_batch(
+fn learn_batch<P: TrainingPosition>(
     model: &Model,
-    records: &[Record],
+    records: &[P],
     batch: &[u32],
     target: Target,
     Augmentation { mirror, salt }: Augmentation,
@@ -265,7 +283,7 @@ fn learn_batch(
                         .iter()
                         .map(|&i| {
                             let mirrored = mirror && mix(u64::from(i) ^ salt) & 1 == 1;
-                            let sample = Sample::seen(&records[i as usize], mirrored);
+                            let sample = records[i as usize].sample(mirrored);
                             f64::from(model.learn(&sample, target, &mut scratch, part.gradient))
                         })
                         .sum();
@@ -276,7 +294,7 @@ fn learn_batch(
     losses.iter().sum()
 }
 
-fn held_out_loss(model: &Model, records: &[Record], target: Target, threads: usize) -> f64 {
+fn held_out_loss<P: TrainingPosition>(model: &Model, records: &[P], target: Target, threads: usize) -> f64 {
     let part_len = records.len().div_ceil(threads);
     let sums: Vec<f64> = std::thread::scope(|scope| {
         let handles: Vec<_> = records
@@ -285,7 +303,7 @@ fn held_out_loss(model: &Model, records: &[Record], target: Target, threads: usi
                 scope.spawn(move || {
                     let mut scratch = Scratch::new(model.hidden);
                     part.iter()
-                        .map(|record| f64::from(model.loss(&Sample::from_record(record), target, &mut scratch)))
+                        .map(|record| f64::from(model.loss(&record.sample(false), target, &mut scratch)))
                         .sum::<f64>()
                 })
             })
@@ -297,15 +315,18 @@ fn held_out_loss(model: &Model, records: &[Record], target: Target, threads: usi
 
 /// The mean distance in centipawns between the float network and the integer
 /// one the plugin runs, over the first held-out positions: rounding's cost.
-fn quantisation_error(model: &Model, network: &Arc<plugboard_eval_nnue::Network>, records: &[Record]) -> (f64, usize) {
-    let mut evaluator = NnueEvaluator::new(Arc::clone(network));
+fn quantisation_error<P: TrainingPosition>(
+    model: &Model,
+    network: &Arc<plugboard_eval_nnue::Network>,
+    records: &[P],
+) -> (f64, usize) {
     let mut scratch = Scratch::new(model.hidden);
     let measured = records.len().min(10_000);
     let total: f64 = records[..measured]
         .iter()
         .map(|record| {
-            let float = model.centipawns(&Sample::from_record(record), &mut scratch);
-            let integer = evaluator.evaluate(&record.position());
+            let float = model.centipawns(&record.sample(false), &mut scratch);
+            let integer = record.integer_score(network);
             f64::from((float - integer as f32).abs())
         })
         .sum();

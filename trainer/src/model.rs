@@ -1,20 +1,19 @@
-//! The network in floating point, as it is trained: the same `(768 → hidden) ×
-//! 2 → 1` shape with squared clipped ReLU as the plugin's, its loss and
-//! gradients, and its rounding into the plugin's integer [`Network`].
+//! The network in floating point, as it is trained: the same `(inputs → hidden)
+//! × 2 → 1` shape with squared clipped ReLU as the plugin's (768 inputs for
+//! chess, 1260 for xiangqi), its loss and gradients, and its rounding into the
+//! plugin's integer [`Network`].
 //!
-//! All parameters sit in one vector, `[input weights 768 × hidden | input
+//! All parameters sit in one vector, `[input weights inputs × hidden | input
 //! biases | output weights buckets × 2 × hidden | output biases buckets]`, so
 //! the optimiser and the checkpoints treat them as one.
 
 use plugboard_eval_nnue::{
-    Network,
-    features::INPUTS,
+    Game, Network,
     network::{self, MAX_INPUT_BIAS, MAX_INPUT_WEIGHT, MAX_OUTPUT_WEIGHT, QA, QB},
+    random::SplitMix64,
 };
 
-use plugboard_eval_nnue::{data::Record, random::SplitMix64};
-
-use crate::data::Sample;
+use crate::data::{Sample, TrainingPosition};
 
 /// Centipawns per unit of the network's output.
 pub const SCALE: f32 = 400.0;
@@ -24,6 +23,7 @@ pub const CLIP: f32 = 1.98;
 
 #[derive(Clone)]
 pub struct Model {
+    pub game: Game,
     pub hidden: usize,
     /// Output layers: 1, or [`network::BUCKETS`] chosen by piece count.
     pub buckets: usize,
@@ -42,8 +42,8 @@ impl Scratch {
     }
 }
 
-pub fn parameter_count(hidden: usize, buckets: usize) -> usize {
-    INPUTS * hidden + hidden + buckets * (2 * hidden + 1)
+pub fn parameter_count(game: Game, hidden: usize, buckets: usize) -> usize {
+    game.inputs() * hidden + hidden + buckets * (2 * hidden + 1)
 }
 
 fn sigmoid(x: f32) -> f32 {
@@ -65,13 +65,14 @@ pub struct Target {
 /// scores (least squares, in steps of 5 cp), over an even spread of at most a
 /// million of `records`. Scores past 3000 cp (mates, lost causes) tell little
 /// about the scale and are left out.
-pub fn fitted_k(records: &[Record]) -> Option<f32> {
+pub fn fitted_k<P: TrainingPosition>(records: &[P]) -> Option<f32> {
     let step = records.len().div_ceil(1_000_000).max(1);
     let pairs: Vec<(f64, f64)> = records
         .iter()
         .step_by(step)
-        .filter(|record| record.score.unsigned_abs() < 3000)
-        .map(|record| (f64::from(record.score), f64::from(record.outcome.white_score())))
+        .map(|record| record.labels())
+        .filter(|(score, _)| score.unsigned_abs() < 3000)
+        .map(|(score, outcome)| (f64::from(score), f64::from(outcome.white_score())))
         .collect();
     if pairs.is_empty() {
         return None;
@@ -94,24 +95,25 @@ impl Target {
 }
 
 impl Model {
-    pub fn new(hidden: usize, buckets: usize, random: &mut SplitMix64) -> Model {
-        let mut params = vec![0.0; parameter_count(hidden, buckets)];
+    pub fn new(game: Game, hidden: usize, buckets: usize, random: &mut SplitMix64) -> Model {
+        let mut params = vec![0.0; parameter_count(game, hidden, buckets)];
+        let inputs = game.inputs();
         // About 32 inputs are active at once: scale their weights for that many.
         let input_range = 1.0 / (32f32).sqrt();
-        for weight in &mut params[..INPUTS * hidden] {
+        for weight in &mut params[..inputs * hidden] {
             *weight = random.symmetric() * input_range;
         }
         let output_range = 1.0 / ((2 * hidden) as f32).sqrt();
-        let outputs = INPUTS * hidden + hidden;
+        let outputs = inputs * hidden + hidden;
         for weight in &mut params[outputs..outputs + buckets * 2 * hidden] {
             *weight = random.symmetric() * output_range;
         }
-        Model { hidden, buckets, params }
+        Model { game, hidden, buckets, params }
     }
 
     fn split(&self) -> (&[f32], &[f32], &[f32], &[f32]) {
         let hidden = self.hidden;
-        let (input_weights, rest) = self.params.split_at(INPUTS * hidden);
+        let (input_weights, rest) = self.params.split_at(self.game.inputs() * hidden);
         let (input_bias, rest) = rest.split_at(hidden);
         let (output_weights, output_bias) = rest.split_at(self.buckets * 2 * hidden);
         (input_weights, input_bias, output_weights, output_bias)
@@ -168,7 +170,7 @@ impl Model {
         let (_, _, output_weights, _) = self.split();
         let bucket = self.bucket(sample);
         let output_weights = &output_weights[bucket * 2 * hidden..(bucket + 1) * 2 * hidden];
-        let (input_gradient, rest) = gradient.split_at_mut(INPUTS * hidden);
+        let (input_gradient, rest) = gradient.split_at_mut(self.game.inputs() * hidden);
         let (bias_gradient, rest) = rest.split_at_mut(hidden);
         let (output_gradient, output_bias_gradient) = rest.split_at_mut(self.buckets * 2 * hidden);
         let output_gradient = &mut output_gradient[bucket * 2 * hidden..(bucket + 1) * 2 * hidden];
@@ -214,7 +216,8 @@ impl Model {
                 .map(|v| (v * scale as f32).round().clamp(-f32::from(limit), f32::from(limit)) as i16)
                 .collect()
         };
-        Network::new(
+        Network::for_game(
+            self.game,
             self.hidden,
             SCALE as i32,
             round(input_weights, QA, MAX_INPUT_WEIGHT),

@@ -9,11 +9,12 @@ use std::{
 };
 
 use plugboard_eval_nnue::{
-    Network, NnueEvaluator,
+    Game, Network, NnueEvaluator, XiangqiEvaluator,
     bullet::to_bullet,
     data::{Outcome, Record},
+    xiangqi::{data::XiangqiRecord, features as xiangqi_features},
 };
-use plugboard_plugin_api::Evaluate;
+use plugboard_plugin_api::{BoardEvaluate, Evaluate};
 
 /// Kings on their squares and a random handful of other pieces, scored by
 /// material alone: a lesson a network can learn from a few thousand positions.
@@ -199,4 +200,59 @@ fn a_stopped_run_keeps_its_k() {
     assert!(!succeeded && text.contains("k 170") && text.contains("--fresh"), "{text}");
     let log = train(&data, &out, &["--epochs", "2"]);
     assert!(log.contains("k 170 ") && log.contains("going on from") && log.contains("epoch 2/2"), "{log}");
+}
+
+/// Xiangqi's lesson: generals in their palaces and a random handful of other
+/// pieces, scored by material alone.
+fn xiangqi_lesson(count: usize, seed: u64) -> Vec<XiangqiRecord> {
+    let values = [100, 200, 200, 400, 450, 900];
+    let mut state = seed;
+    let mut next = move |bound: u64| {
+        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (state >> 33) % bound
+    };
+    (0..count)
+        .map(|index| {
+            let mut points = [0u8; 90];
+            points[4] = xiangqi_features::encode(0, 6);
+            points[85] = xiangqi_features::encode(1, 6);
+            let mut score = 0i32;
+            for _ in 0..next(12) {
+                let point = 9 + next(72) as usize;
+                if points[point] != 0 {
+                    continue;
+                }
+                let (color, kind) = (next(2) as usize, next(6) as usize);
+                points[point] = xiangqi_features::encode(color, kind);
+                score += if color == 0 { values[kind] } else { -values[kind] };
+            }
+            let side_to_move = (index % 2) as u8;
+            XiangqiRecord { points, score: score as i16, outcome: Outcome::Draw, side_to_move, game: index as u32 }
+        })
+        .collect()
+}
+
+#[test]
+fn a_xiangqi_network_trained_from_datagen_s_files_loads_through_eval_file_and_scores_material() {
+    let folder = tempfile::tempdir().unwrap();
+    let data = folder.path().join("lesson.xiangqi");
+    let bytes: Vec<u8> = xiangqi_lesson(20_000, 3).iter().flat_map(|r| r.to_bytes().unwrap()).collect();
+    std::fs::write(&data, bytes).unwrap();
+    let out = folder.path().join("xiangqi.nnue");
+    // Without --buckets 8 there is no xiangqi architecture to write.
+    let (succeeded, text) = run_trainer(&data, &out, &["--game", "xiangqi", "--epochs", "1"]);
+    assert!(!succeeded && text.contains("--buckets 8"), "{text}");
+    let log = train(&data, &out, &["--game", "xiangqi", "--buckets", "8", "--epochs", "12"]);
+    assert!(log.contains("xiangqi (1260 → 16) × 2 → 1 of 8"), "{log}");
+    let network = plugboard_eval_nnue::load_file_of(&out, Game::Xiangqi).expect("EvalFile takes it");
+    assert!(plugboard_eval_nnue::load_file(&out).is_err(), "the chess plugin refuses a xiangqi network");
+    let mut evaluator = XiangqiEvaluator::new(Arc::new(network));
+    let (mut error, mut spread) = (0f64, 0f64);
+    for record in xiangqi_lesson(500, 99) {
+        let board = xiangqi_features::position_of(&record.points, record.side_to_move);
+        let truth = if record.side_to_move == 0 { record.score } else { -record.score };
+        error += f64::from((evaluator.evaluate(&board) - i32::from(truth)).abs());
+        spread += f64::from(truth.abs());
+    }
+    assert!(error < spread / 3.0, "mean error {} cp against {} cp for a guess of 0", error / 500.0, spread / 500.0);
 }

@@ -41,7 +41,7 @@ pub struct Played {
 }
 
 /// An opening is searched once and dropped if one side is already this far ahead.
-const OPENING_MARGIN: i32 = 300;
+pub(super) const OPENING_MARGIN: i32 = 300;
 /// A side this far ahead for `WIN_PLIES` plies in a row has won.
 const WIN_SCORE: i32 = 1500;
 const WIN_PLIES: u32 = 4;
@@ -54,7 +54,7 @@ pub const MAX_PLIES: usize = 400;
 
 /// The score of a search, from the side to move's view: centipawns, or a mate.
 #[derive(Clone, Copy)]
-enum Verdict {
+pub(super) enum Verdict {
     Centipawns(i32),
     /// The side to move mates (true) or is mated (false).
     Mate(bool),
@@ -107,7 +107,7 @@ pub fn play(setup: &Setup<'_>, game: u32) -> Result<Played, String> {
     let mut line = opening(setup, &mut random)?;
     let first_kept = line.moves.len();
     let mut kept: Vec<(api::Position, i32)> = Vec::new();
-    let (mut winning, mut level) = (0i32, 0u32);
+    let mut adjudicator = Adjudicator::default();
     let outcome = loop {
         if let Some(outcome) = line.ended() {
             break outcome;
@@ -130,18 +130,8 @@ pub fn play(setup: &Setup<'_>, game: u32) -> Result<Played, String> {
             }
         };
         let white_score = if white_to_move { centipawns } else { -centipawns };
-        // Plies in a row with one side this far ahead: positive for White, negative for Black.
-        winning = match (white_score >= WIN_SCORE, white_score <= -WIN_SCORE) {
-            (true, _) => winning.max(0) + 1,
-            (_, true) => winning.min(0) - 1,
-            _ => 0,
-        };
-        if winning.unsigned_abs() >= WIN_PLIES {
-            break if winning > 0 { Outcome::WhiteWins } else { Outcome::BlackWins };
-        }
-        level = if white_score.abs() <= DRAW_SCORE && line.moves.len() >= DRAW_FROM_PLY { level + 1 } else { 0 };
-        if level >= DRAW_PLIES {
-            break Outcome::Draw;
+        if let Some(outcome) = adjudicator.judge(white_score, line.moves.len()) {
+            break outcome;
         }
         // Positions in check or whose best move captures or promotes are left
         // out: their score rests on the tactics, not on what the board shows.
@@ -155,6 +145,32 @@ pub fn play(setup: &Setup<'_>, game: u32) -> Result<Played, String> {
         .map(|(position, score)| Record::new(position, (*score).clamp(-20_000, 20_000) as i16, outcome, game))
         .collect();
     Ok(Played { records, outcome, plies: line.moves.len() })
+}
+
+/// Ends a game by its scores: won when one side has been far ahead for a few
+/// plies, drawn when the score has stayed level for long after the opening.
+#[derive(Default)]
+pub(super) struct Adjudicator {
+    /// Plies in a row with one side this far ahead: positive for the first player, negative for the second.
+    winning: i32,
+    level: u32,
+}
+
+impl Adjudicator {
+    /// The search scored `first_player_score` (from White's or Red's side) at `ply`.
+    pub(super) fn judge(&mut self, first_player_score: i32, ply: usize) -> Option<Outcome> {
+        self.winning = match (first_player_score >= WIN_SCORE, first_player_score <= -WIN_SCORE) {
+            (true, _) => self.winning.max(0) + 1,
+            (_, true) => self.winning.min(0) - 1,
+            _ => 0,
+        };
+        if self.winning.unsigned_abs() >= WIN_PLIES {
+            return Some(if self.winning > 0 { Outcome::WhiteWins } else { Outcome::BlackWins });
+        }
+        let level = first_player_score.abs() <= DRAW_SCORE && ply >= DRAW_FROM_PLY;
+        self.level = if level { self.level + 1 } else { 0 };
+        (self.level >= DRAW_PLIES).then_some(Outcome::Draw)
+    }
 }
 
 /// Book moves, then random moves, until a position neither side is far ahead in.
@@ -219,19 +235,24 @@ fn search(setup: &Setup<'_>, line: &Line, clear_hash: bool) -> Result<(Move, Opt
     };
     let last = Mutex::new(None);
     let record = |info: &SearchInfo<'_>| {
-        // A bound is no label: only exact scores count.
-        if info.kind == InfoKind::Line
-            && info.score.bound == Bound::Exact
+        if let Some(verdict) = label(info)
             && let Ok(mut last) = last.lock()
         {
-            *last = Some(match info.score.kind {
-                ScoreKind::Mate => Verdict::Mate(info.score.value > 0),
-                ScoreKind::Centipawns => Verdict::Centipawns(info.score.value),
-            });
+            *last = Some(verdict);
         }
     };
     let outcome = (setup.search.search())(&request, setup.eval, Reporter::new(&record)).into_result()?;
     let best = outcome.best.into_option().ok_or("the search found no move in a position that has some")?;
     let best = from_plugin_move(&line.position, best).ok_or("the search's move is not legal")?;
     Ok((best, last.into_inner().ok().flatten()))
+}
+
+/// What a search's report says of the position, if it is a line with an
+/// exact score: a bound is no label.
+pub(super) fn label(info: &SearchInfo<'_>) -> Option<Verdict> {
+    let verdict = match info.score.kind {
+        ScoreKind::Mate => Verdict::Mate(info.score.value > 0),
+        ScoreKind::Centipawns => Verdict::Centipawns(info.score.value),
+    };
+    (info.kind == InfoKind::Line && info.score.bound == Bound::Exact).then_some(verdict)
 }

@@ -4,7 +4,8 @@
 //! only the first time, and the rest are shuffled by `--seed`. Out go
 //! `merged.bin` (our records), `merged.bullet` (bullet's) and `manifest.txt`,
 //! which names every input with its size, record count and checksum. The same
-//! inputs and seed give the same bytes.
+//! inputs and seed give the same bytes. Xiangqi's parts (`*.xiangqi`) merge
+//! the same way into `merged.xiangqi`, without a bullet file.
 
 use std::{
     collections::HashSet,
@@ -13,16 +14,14 @@ use std::{
     process::ExitCode,
 };
 
-use plugboard_eval_nnue::{
-    bullet::to_bullet,
-    data::{RECORD_SIZE, Record},
-    network::fnv1a,
-    random::SplitMix64,
-};
+use plugboard_eval_nnue::{bullet::to_bullet, data::Record, network::fnv1a, random::SplitMix64};
+
+use super::DataGame;
 
 #[derive(clap::Args, Debug, Clone)]
 pub struct MergeArgs {
-    /// Files of records, or folders whose `*.bin` files are taken.
+    /// Files of records, or folders whose `*.bin` (chess) or `*.xiangqi` files
+    /// are taken; all of one game.
     #[arg(required = true)]
     pub inputs: Vec<PathBuf>,
     /// The folder `merged.bin`, `merged.bullet` and `manifest.txt` go in (created if missing).
@@ -46,16 +45,21 @@ pub fn run(args: &MergeArgs) -> ExitCode {
     }
 }
 
-/// The input files, in the order of their paths.
-fn input_files(inputs: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+/// The game a file's records are of, by its extension.
+fn game_of(path: &Path) -> Option<DataGame> {
+    [DataGame::Chess, DataGame::Xiangqi]
+        .into_iter()
+        .find(|game| path.extension().is_some_and(|e| e == game.extension()))
+}
+
+/// The input files, in the order of their paths, and the game they are of.
+fn input_files(inputs: &[PathBuf]) -> Result<(Vec<PathBuf>, DataGame), String> {
     let mut files = Vec::new();
     for input in inputs {
         if input.is_dir() {
             let entries = std::fs::read_dir(input).map_err(|e| format!("cannot list {}: {e}", input.display()))?;
             files.extend(
-                entries
-                    .filter_map(|entry| entry.ok().map(|entry| entry.path()))
-                    .filter(|path| path.extension().is_some_and(|ext| ext == "bin")),
+                entries.filter_map(|entry| entry.ok().map(|entry| entry.path())).filter(|path| game_of(path).is_some()),
             );
         } else {
             files.push(input.clone());
@@ -63,14 +67,29 @@ fn input_files(inputs: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     }
     files.sort();
     files.dedup();
-    if files.is_empty() {
-        return Err("no file of records among the inputs".into());
+    let Some(first) = files.first() else { return Err("no file of records among the inputs".into()) };
+    let game = game_of(first).unwrap_or(DataGame::Chess);
+    if let Some(other) = files.iter().find(|file| game_of(file).unwrap_or(DataGame::Chess) != game) {
+        return Err(format!(
+            "{} and {} hold positions of different games; merge each game's parts on their own",
+            first.display(),
+            other.display()
+        ));
     }
-    Ok(files)
+    Ok((files, game))
+}
+
+/// The bytes of a record that say its position: the board and the side to move.
+fn position_key(game: DataGame, record: &[u8]) -> Vec<u8> {
+    match game {
+        DataGame::Chess => [&record[..24], &record[27..28]].concat(),
+        DataGame::Xiangqi => [&record[..32], &record[35..36]].concat(),
+    }
 }
 
 fn merge(args: &MergeArgs) -> Result<String, String> {
-    let files = input_files(&args.inputs)?;
+    let (files, game) = input_files(&args.inputs)?;
+    let record_size = game.record_size();
     let out = &args.out;
     let mut manifest = String::from("# plugboard merge: the inputs, in the order read\n");
     let (mut records, mut seen, mut duplicates) = (Vec::new(), HashSet::new(), 0u64);
@@ -79,17 +98,15 @@ fn merge(args: &MergeArgs) -> Result<String, String> {
             return Err(format!("{} is inside the output folder {}", file.display(), out.display()));
         }
         let bytes = std::fs::read(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
-        if bytes.len() % RECORD_SIZE != 0 {
+        if bytes.len() % record_size != 0 {
             return Err(format!("{} is not whole records ({} bytes)", file.display(), bytes.len()));
         }
-        for chunk in bytes.chunks_exact(RECORD_SIZE) {
-            let record = chunk
-                .try_into()
-                .ok()
-                .and_then(Record::from_bytes)
-                .ok_or_else(|| format!("{} holds bytes that are no record", file.display()))?;
-            if seen.insert((record.pieces, record.side_to_move)) {
-                records.push(record);
+        for record in bytes.chunks_exact(record_size) {
+            if game.game_of(record).is_none() {
+                return Err(format!("{} holds bytes that are no record", file.display()));
+            }
+            if seen.insert(position_key(game, record)) {
+                records.push(record.to_vec());
             } else {
                 duplicates += 1;
             }
@@ -99,7 +116,7 @@ fn merge(args: &MergeArgs) -> Result<String, String> {
             "input {} bytes {} records {} fnv1a64 {:016x}",
             file.display(),
             bytes.len(),
-            bytes.len() / RECORD_SIZE,
+            bytes.len() / record_size,
             fnv1a(&bytes)
         );
     }
@@ -107,11 +124,14 @@ fn merge(args: &MergeArgs) -> Result<String, String> {
     for index in (1..records.len()).rev() {
         records.swap(index, random.below(index + 1));
     }
-    let mut ours = Vec::with_capacity(records.len() * RECORD_SIZE);
-    let mut bullet = Vec::with_capacity(records.len() * RECORD_SIZE);
-    for record in &records {
-        ours.extend_from_slice(&record.to_bytes().ok_or("a record that cannot be written again")?);
-        bullet.extend_from_slice(&to_bullet(record).ok_or("a position bullet cannot hold")?);
+    let ours = records.concat();
+    let mut bullet = Vec::new();
+    if game == DataGame::Chess {
+        bullet.reserve(ours.len());
+        for bytes in &records {
+            let record = bytes.as_slice().try_into().ok().and_then(Record::from_bytes);
+            bullet.extend_from_slice(&record.as_ref().and_then(to_bullet).ok_or("a position bullet cannot hold")?);
+        }
     }
     let summary = format!(
         "merged {} positions from {} files ({duplicates} repeated positions dropped), shuffled with seed {}",
@@ -119,15 +139,20 @@ fn merge(args: &MergeArgs) -> Result<String, String> {
         files.len(),
         args.seed
     );
-    let _ = writeln!(manifest, "{summary}\noutput merged.bin fnv1a64 {:016x}", fnv1a(&ours));
-    let _ = writeln!(manifest, "output merged.bullet fnv1a64 {:016x}", fnv1a(&bullet));
+    let merged = format!("merged.{}", game.extension());
+    let _ = writeln!(manifest, "{summary}\noutput {merged} fnv1a64 {:016x}", fnv1a(&ours));
+    if game == DataGame::Chess {
+        let _ = writeln!(manifest, "output merged.bullet fnv1a64 {:016x}", fnv1a(&bullet));
+    }
     std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
     let write = |name: &str, bytes: &[u8]| {
         let path: PathBuf = Path::new(out).join(name);
         std::fs::write(&path, bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))
     };
-    write("merged.bin", &ours)?;
-    write("merged.bullet", &bullet)?;
+    write(&merged, &ours)?;
+    if game == DataGame::Chess {
+        write("merged.bullet", &bullet)?;
+    }
     write("manifest.txt", manifest.as_bytes())?;
     Ok(summary)
 }

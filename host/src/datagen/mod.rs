@@ -3,13 +3,17 @@
 //! table per process) that plays games one after another and appends each
 //! finished game's positions to `OUT/worker-K.bin`, in the 32-byte records of
 //! `plugboard_eval_nnue::data`, and to `OUT/worker-K.bullet`, in the records
-//! of bullet, the GPU trainer (`plugboard_eval_nnue::bullet`). Killing it loses the games being played at
+//! of bullet, the GPU trainer (`plugboard_eval_nnue::bullet`). With `--variant
+//! xiangqi` it plays xiangqi and appends to `OUT/worker-K.xiangqi`, in the
+//! 40-byte records of `plugboard_eval_nnue::xiangqi::data` (bullet has no
+//! xiangqi board of its own). Killing it loses the games being played at
 //! most; run the same command again and each worker goes on after the last
 //! game its file holds.
 
 mod game;
 pub mod genfens;
 pub mod merge;
+mod xiangqi;
 
 use std::{
     fs::{File, OpenOptions},
@@ -22,6 +26,7 @@ use std::{
 use plugboard_eval_nnue::{
     bullet::{BULLET_RECORD_SIZE, to_bullet},
     data::{Outcome, RECORD_SIZE, Record},
+    xiangqi::data::{XIANGQI_RECORD_SIZE, XiangqiRecord},
 };
 use plugboard_plugin_api as api;
 
@@ -69,6 +74,49 @@ pub struct DatagenArgs {
     /// on every run.
     #[arg(long, value_name = "K/N", default_value = "0/1", value_parser = parse_shard)]
     pub shard: Shard,
+    /// The game played: chess (`normal`) or `xiangqi`.
+    #[arg(long, value_enum, default_value = "normal")]
+    pub variant: DataGame,
+}
+
+/// The game a data set is of, which fixes its records and its files.
+#[derive(clap::ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DataGame {
+    #[value(name = "normal")]
+    Chess,
+    Xiangqi,
+}
+
+impl DataGame {
+    /// The extension of its files of records.
+    pub fn extension(self) -> &'static str {
+        match self {
+            DataGame::Chess => "bin",
+            DataGame::Xiangqi => "xiangqi",
+        }
+    }
+
+    pub fn record_size(self) -> usize {
+        match self {
+            DataGame::Chess => RECORD_SIZE,
+            DataGame::Xiangqi => XIANGQI_RECORD_SIZE,
+        }
+    }
+
+    /// The game number of a record of this kind; `None` for bytes that are no
+    /// record of a position from a game.
+    fn game_of(self, bytes: &[u8]) -> Option<u32> {
+        match self {
+            DataGame::Chess => {
+                let record = Record::from_bytes(bytes.try_into().ok()?)?;
+                is_from_a_game(&record).then_some(record.game)
+            }
+            DataGame::Xiangqi => {
+                let record = XiangqiRecord::from_bytes(bytes.try_into().ok()?)?;
+                record.has_both_generals().then_some(record.game)
+            }
+        }
+    }
 }
 
 /// Part `index` of `count` of the games a seed numbers.
@@ -147,15 +195,26 @@ fn check_before_starting(plugins: &PluginHost, args: &DatagenArgs) -> Result<(),
     if let Some(path) = &args.book {
         Book::open(path)?;
     }
-    chess_evaluation(plugins)?;
+    match args.variant {
+        DataGame::Chess => drop(chess_evaluation(plugins)?),
+        DataGame::Xiangqi => drop(xiangqi_evaluation(plugins)?),
+    }
     for worker in 0..args.workers {
-        judge(&worker_file(args, worker), worker, args.shard)?;
+        judge(&worker_file(args, worker), worker, args.shard, args.variant)?;
     }
     Ok(())
 }
 
 fn worker_file(args: &DatagenArgs, worker: u32) -> PathBuf {
-    args.out.join(format!("worker-{worker}.bin"))
+    args.out.join(format!("worker-{worker}.{}", args.variant.extension()))
+}
+
+fn xiangqi_evaluation(plugins: &PluginHost) -> Result<(api::BoardEvaluatorSource, String), String> {
+    let (eval, eval_plugin) = plugins.evaluator_for("xiangqi");
+    match eval {
+        EvalSource::Board(eval) => Ok((eval, eval_plugin.name().to_owned())),
+        _ => Err(format!("{} scores no xiangqi", eval_plugin.name())),
+    }
 }
 
 fn chess_evaluation(plugins: &PluginHost) -> Result<(api::EvaluatorSource, String), String> {
@@ -203,24 +262,44 @@ fn run_worker(plugins: &PluginHost, args: &DatagenArgs, worker: u32) -> Result<(
         Some(path) => Some(Book::open(path)?),
         None => None,
     };
-    let (search, search_plugin) = plugins.search_module("normal", 1);
+    let variant = match args.variant {
+        DataGame::Chess => "normal",
+        DataGame::Xiangqi => "xiangqi",
+    };
+    let (search, search_plugin) = plugins.search_module(variant, 1);
     let search_name = search_plugin.name().to_owned();
-    let (eval, eval_name) = chess_evaluation(plugins)?;
     std::fs::create_dir_all(&args.out).map_err(|e| format!("cannot create {}: {e}", args.out.display()))?;
     let path = worker_file(args, worker);
-    let (mut file, held, last_game) = open_for_appending(&path, worker, args.shard)?;
+    let (mut file, held, last_game) = open_for_appending(&path, worker, args.shard, args.variant)?;
     let bullet_path = path.with_extension("bullet");
-    let mut bullet = follow_in_bullet(&path, &bullet_path, held)?;
-    let setup = game::Setup {
-        search,
-        eval,
-        book: book.as_ref(),
-        starts: &[],
-        book_plies: args.book_plies,
-        random_plies: args.random_plies,
-        nodes: args.nodes,
-        hash_mb: args.hash,
-        seed: args.seed,
+    let (player, eval_name, mut bullet) = match args.variant {
+        DataGame::Chess => {
+            let (eval, eval_name) = chess_evaluation(plugins)?;
+            let setup = game::Setup {
+                search,
+                eval,
+                book: book.as_ref(),
+                starts: &[],
+                book_plies: args.book_plies,
+                random_plies: args.random_plies,
+                nodes: args.nodes,
+                hash_mb: args.hash,
+                seed: args.seed,
+            };
+            (Player::Chess(setup), eval_name, Some(follow_in_bullet(&path, &bullet_path, held)?))
+        }
+        DataGame::Xiangqi => {
+            let (eval, eval_name) = xiangqi_evaluation(plugins)?;
+            let setup = xiangqi::Setup {
+                search,
+                eval,
+                random_plies: args.random_plies,
+                nodes: args.nodes,
+                hash_mb: args.hash,
+                seed: args.seed,
+            };
+            (Player::Xiangqi(setup), eval_name, None)
+        }
     };
     let target = args.positions.map(|total| total.div_ceil(u64::from(args.workers)));
     println!(
@@ -232,6 +311,7 @@ fn run_worker(plugins: &PluginHost, args: &DatagenArgs, worker: u32) -> Result<(
         args.shard.index,
         args.shard.count
     );
+    let first_player = if args.variant == DataGame::Xiangqi { "Red" } else { "White" };
     let started = Instant::now();
     let (mut positions, mut games, mut plies, mut results) = (held, 0u64, 0usize, [0u64; 3]);
     let stride = args.shard.stride();
@@ -241,36 +321,32 @@ fn run_worker(plugins: &PluginHost, args: &DatagenArgs, worker: u32) -> Result<(
     };
     let mut barren = 0;
     while target.is_none_or(|target| positions < target) {
-        let played = game::play(&setup, next)?;
-        barren = if played.records.is_empty() { barren + 1 } else { 0 };
+        let played = player.play(next)?;
+        barren = if played.positions == 0 { barren + 1 } else { 0 };
         if barren >= MAX_BARREN_GAMES {
             return Err(format!(
                 "{MAX_BARREN_GAMES} games in a row kept no position: these openings leave nothing to learn from"
             ));
         }
-        let mut bytes = Vec::with_capacity(played.records.len() * RECORD_SIZE);
-        let mut bullet_bytes = Vec::with_capacity(played.records.len() * BULLET_RECORD_SIZE);
-        for record in &played.records {
-            bytes.extend_from_slice(&record.to_bytes().ok_or("a position no record can hold")?);
-            bullet_bytes.extend_from_slice(&to_bullet(record).ok_or("a position bullet cannot hold")?);
-        }
         // The bullet file first: killed between the two, it is longer than the
         // records say, and the next run writes it again from them.
-        bullet
-            .write_all(&bullet_bytes)
-            .and_then(|()| bullet.flush())
-            .map_err(|e| format!("cannot write {}: {e}", bullet_path.display()))?;
-        file.write_all(&bytes)
+        if let Some(bullet) = bullet.as_mut() {
+            bullet
+                .write_all(&played.bullet)
+                .and_then(|()| bullet.flush())
+                .map_err(|e| format!("cannot write {}: {e}", bullet_path.display()))?;
+        }
+        file.write_all(&played.records)
             .and_then(|()| file.flush())
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-        positions += played.records.len() as u64;
+        positions += played.positions as u64;
         games += 1;
         plies += played.plies;
         results[played.outcome as usize] += 1;
         if games.is_multiple_of(20) {
             let seconds = started.elapsed().as_secs_f64();
             println!(
-                "worker {worker}: {positions} positions, {games} games this run (+{} ={} -{} for White, {:.0} plies a game), {:.0} positions/s",
+                "worker {worker}: {positions} positions, {games} games this run (+{} ={} -{} for {first_player}, {:.0} plies a game), {:.0} positions/s",
                 results[Outcome::WhiteWins as usize],
                 results[Outcome::Draw as usize],
                 results[Outcome::BlackWins as usize],
@@ -282,6 +358,49 @@ fn run_worker(plugins: &PluginHost, args: &DatagenArgs, worker: u32) -> Result<(
     }
     println!("worker {worker}: {positions} positions, done");
     Ok(())
+}
+
+/// Plays the games of one kind.
+enum Player<'a> {
+    Chess(game::Setup<'a>),
+    Xiangqi(xiangqi::Setup),
+}
+
+/// A game played, its positions as the bytes of the files.
+struct Encoded {
+    records: Vec<u8>,
+    /// Chess only: the same positions in bullet's records.
+    bullet: Vec<u8>,
+    positions: usize,
+    outcome: Outcome,
+    plies: usize,
+}
+
+impl Player<'_> {
+    fn play(&self, game: u32) -> Result<Encoded, String> {
+        match self {
+            Player::Chess(setup) => {
+                let played = game::play(setup, game)?;
+                let mut records = Vec::with_capacity(played.records.len() * RECORD_SIZE);
+                let mut bullet = Vec::with_capacity(played.records.len() * BULLET_RECORD_SIZE);
+                for record in &played.records {
+                    records.extend_from_slice(&record.to_bytes().ok_or("a position no record can hold")?);
+                    bullet.extend_from_slice(&to_bullet(record).ok_or("a position bullet cannot hold")?);
+                }
+                let (positions, outcome, plies) = (played.records.len(), played.outcome, played.plies);
+                Ok(Encoded { records, bullet, positions, outcome, plies })
+            }
+            Player::Xiangqi(setup) => {
+                let played = xiangqi::play(setup, game)?;
+                let mut records = Vec::with_capacity(played.records.len() * XIANGQI_RECORD_SIZE);
+                for record in &played.records {
+                    records.extend_from_slice(&record.to_bytes().ok_or("a position no record can hold")?);
+                }
+                let (positions, outcome, plies) = (played.records.len(), played.outcome, played.plies);
+                Ok(Encoded { records, bullet: Vec::new(), positions, outcome, plies })
+            }
+        }
+    }
 }
 
 /// Opens the worker's bullet file (`worker-K.bullet`, the same positions in
@@ -320,7 +439,8 @@ struct Held {
 
 /// Reads enough of a worker's file (none, for a file not there yet) to say it
 /// holds this worker's records, or why it is not to be touched.
-fn judge(path: &Path, worker: u32, shard: Shard) -> Result<Held, String> {
+fn judge(path: &Path, worker: u32, shard: Shard, kind: DataGame) -> Result<Held, String> {
+    let record_size = kind.record_size();
     let failed = |e: std::io::Error| format!("cannot open {}: {e}", path.display());
     let not_ours = || format!("{} is not a file of positions; it was left as it is", path.display());
     let meta = match std::fs::symlink_metadata(path) {
@@ -335,27 +455,27 @@ fn judge(path: &Path, worker: u32, shard: Shard) -> Result<Held, String> {
     }
     let mut file = File::open(path).map_err(failed)?;
     let size = file.metadata().map_err(failed)?.len();
-    let records = size / RECORD_SIZE as u64;
-    let torn_tail = !size.is_multiple_of(RECORD_SIZE as u64);
+    let records = size / record_size as u64;
+    let torn_tail = !size.is_multiple_of(record_size as u64);
     if torn_tail && records == 0 {
         // Too short to hold one record: nothing says it is ours.
         return Err(not_ours());
     }
     let mut last_game = None;
     for index in sample_indices(records) {
-        let mut bytes = [0u8; RECORD_SIZE];
-        file.seek(SeekFrom::Start(index * RECORD_SIZE as u64))
+        let mut bytes = vec![0u8; record_size];
+        file.seek(SeekFrom::Start(index * record_size as u64))
             .and_then(|_| file.read_exact(&mut bytes))
             .map_err(failed)?;
-        let record = Record::from_bytes(&bytes).filter(is_from_a_game).ok_or_else(not_ours)?;
-        if record.game % GAME_STRIDE != worker {
+        let game = kind.game_of(&bytes).ok_or_else(not_ours)?;
+        if game % GAME_STRIDE != worker {
             return Err(format!(
                 "{} holds games of worker {}, not of worker {worker}; it was left as it is",
                 path.display(),
-                record.game % GAME_STRIDE
+                game % GAME_STRIDE
             ));
         }
-        if !shard.holds(record.game) {
+        if !shard.holds(game) {
             return Err(format!(
                 "{} holds games of another part than {}/{}; it was left as it is",
                 path.display(),
@@ -363,7 +483,7 @@ fn judge(path: &Path, worker: u32, shard: Shard) -> Result<Held, String> {
                 shard.count
             ));
         }
-        last_game = Some(record.game);
+        last_game = Some(game);
     }
     Ok(Held { records, last_game, torn_tail })
 }
@@ -372,8 +492,13 @@ fn judge(path: &Path, worker: u32, shard: Shard) -> Result<Held, String> {
 /// half written; returns it with how many positions it holds and the number of
 /// the last game in it. A file that is not this worker's records is refused
 /// before a byte of it changes.
-fn open_for_appending(path: &Path, worker: u32, shard: Shard) -> Result<(File, u64, Option<u32>), String> {
-    let held = judge(path, worker, shard)?;
+fn open_for_appending(
+    path: &Path,
+    worker: u32,
+    shard: Shard,
+    kind: DataGame,
+) -> Result<(File, u64, Option<u32>), String> {
+    let held = judge(path, worker, shard, kind)?;
     let failed = |e: std::io::Error| format!("cannot open {}: {e}", path.display());
     let mut options = OpenOptions::new();
     options.write(true).create(true).truncate(false);
@@ -382,7 +507,7 @@ fn open_for_appending(path: &Path, worker: u32, shard: Shard) -> Result<(File, u
     std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NOFOLLOW);
     let mut file = options.open(path).map_err(failed)?;
     if held.torn_tail {
-        file.set_len(held.records * RECORD_SIZE as u64).map_err(failed)?;
+        file.set_len(held.records * kind.record_size() as u64).map_err(failed)?;
     }
     file.seek(SeekFrom::End(0)).map_err(failed)?;
     Ok((file, held.records, held.last_game))

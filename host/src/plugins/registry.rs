@@ -151,6 +151,7 @@ impl Registry {
         registry.link_eval::<Pesto>();
         // Pesto scores 8×8 boards only; xiangqi has an evaluation of its own.
         registry.link_eval::<plugboard_eval_xiangqi::XiangqiPst>();
+        registry.link_eval::<plugboard_eval_nnue::xiangqi::XiangqiNnue>();
         registry.link_eval::<plugboard_eval_fairy::Fairy>();
         registry
     }

@@ -6,7 +6,10 @@ use crate::common;
 
 use std::process::Command;
 
-use plugboard_eval_nnue::data::{Outcome, RECORD_SIZE, Record};
+use plugboard_eval_nnue::{
+    data::{Outcome, RECORD_SIZE, Record},
+    xiangqi::data::{XIANGQI_RECORD_SIZE, XiangqiRecord},
+};
 
 /// `plugboard datagen --out OUT ARGS...`, with a home of its own.
 fn run_datagen(out: &std::path::Path, args: &[&str]) -> std::process::Output {
@@ -213,6 +216,18 @@ fn parts_made_on_different_machines_are_disjoint_and_each_the_same_every_time() 
     assert!(String::from_utf8_lossy(&refused.stderr).contains("holds games of another part than 1/2"), "{refused:?}");
 }
 
+/// `plugboard merge --seed SEED --out OUT INPUTS...`, with a home of its own.
+fn run_merge(out: &std::path::Path, inputs: &[&std::path::Path], seed: &str) -> std::process::Output {
+    let home = tempfile::tempdir().unwrap();
+    Command::new(common::binary())
+        .env("HOME", home.path())
+        .args(["--log-file", home.path().join("log").to_str().unwrap(), "merge", "--seed", seed, "--out"])
+        .arg(out)
+        .args(inputs)
+        .output()
+        .expect("plugboard runs")
+}
+
 #[test]
 fn a_merge_of_parts_is_deduplicated_shuffled_and_the_same_for_the_same_inputs() {
     let (first, second) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
@@ -220,14 +235,7 @@ fn a_merge_of_parts_is_deduplicated_shuffled_and_the_same_for_the_same_inputs() 
         assert!(datagen_part(out.path(), part).status.success());
     }
     let merge = |out: &std::path::Path, inputs: &[&std::path::Path], seed: &str| {
-        let home = tempfile::tempdir().unwrap();
-        let output = Command::new(common::binary())
-            .env("HOME", home.path())
-            .args(["--log-file", home.path().join("log").to_str().unwrap(), "merge", "--seed", seed, "--out"])
-            .arg(out)
-            .args(inputs)
-            .output()
-            .expect("plugboard runs");
+        let output = run_merge(out, inputs, seed);
         assert!(output.status.success(), "{output:?}");
         String::from_utf8_lossy(&output.stdout).into_owned()
     };
@@ -264,4 +272,75 @@ fn a_merge_of_parts_is_deduplicated_shuffled_and_the_same_for_the_same_inputs() 
     let reshuffled = tempfile::tempdir().unwrap();
     merge(reshuffled.path(), &[first.path(), second.path(), &part_file], "4");
     assert!(read(&reshuffled, "merged.bin") != read(&merged, "merged.bin"), "the seed changed nothing");
+}
+
+fn xiangqi_records(path: &std::path::Path) -> Vec<XiangqiRecord> {
+    let bytes = std::fs::read(path).unwrap();
+    assert_eq!(bytes.len() % XIANGQI_RECORD_SIZE, 0, "whole records only");
+    bytes
+        .chunks_exact(XIANGQI_RECORD_SIZE)
+        .map(|chunk| XiangqiRecord::from_bytes(chunk.try_into().unwrap()).expect("a record"))
+        .collect()
+}
+
+fn xiangqi_part(out: &std::path::Path, part: &str) -> std::process::Output {
+    run_datagen(
+        out,
+        &["--variant", "xiangqi", "--positions", "60", "--nodes", "300", "--random-plies", "6", "--seed", "4"]
+            .into_iter()
+            .chain(["--shard", part])
+            .collect::<Vec<_>>(),
+    )
+}
+
+#[test]
+fn xiangqi_positions_are_made_in_disjoint_reproducible_parts_and_merged_like_chess() {
+    let (first, second, again) =
+        (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    for (out, part) in [(&first, "0/2"), (&second, "1/2"), (&again, "0/2")] {
+        let output = xiangqi_part(out.path(), part);
+        assert!(output.status.success(), "{output:?}");
+        assert!(String::from_utf8_lossy(&output.stdout).contains("evaluation xiangqi-pst"), "{output:?}");
+    }
+    let file = |dir: &tempfile::TempDir| dir.path().join("worker-0.xiangqi");
+    assert!(!first.path().join("worker-0.bin").exists() && !first.path().join("worker-0.bullet").exists());
+    let (part_0, part_1) = (xiangqi_records(&file(&first)), xiangqi_records(&file(&second)));
+    assert!(part_0.len() >= 60 && part_1.len() >= 60);
+    for record in part_0.iter().chain(&part_1) {
+        assert!(record.has_both_generals(), "{record:?}");
+        assert!(record.score.abs() < 20_000, "no mate scores as labels: {record:?}");
+    }
+    let games = |records: &[XiangqiRecord]| records.iter().map(|r| r.game).collect::<std::collections::BTreeSet<_>>();
+    assert!(games(&part_0).is_disjoint(&games(&part_1)));
+    assert!(games(&part_0).iter().all(|game| (game / 64) % 2 == 0));
+    assert_eq!(std::fs::read(file(&first)).unwrap(), std::fs::read(file(&again)).unwrap());
+    // Red ahead by the search's score wins more often than it loses.
+    let (mut agree, mut disagree) = (0, 0);
+    for record in part_0.iter().chain(&part_1).filter(|r| r.score.abs() >= 200 && r.outcome != Outcome::Draw) {
+        if (record.score > 0) == (record.outcome == Outcome::WhiteWins) { agree += 1 } else { disagree += 1 }
+    }
+    assert!(agree > disagree, "{agree} {disagree}");
+
+    // Merged: each position once, in merged.xiangqi, the same bytes for the same inputs.
+    let (merged, remerged) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    for (out, inputs) in [(&merged, [first.path(), second.path()]), (&remerged, [second.path(), first.path()])] {
+        let output = run_merge(out.path(), &inputs, "6");
+        assert!(output.status.success(), "{output:?}");
+    }
+    let out = xiangqi_records(&merged.path().join("merged.xiangqi"));
+    let distinct: std::collections::HashSet<_> =
+        part_0.iter().chain(&part_1).map(|r| (r.points, r.side_to_move)).collect();
+    assert_eq!(out.len(), distinct.len());
+    assert!(!merged.path().join("merged.bullet").exists(), "bullet has no xiangqi records");
+    let read = |dir: &tempfile::TempDir, name: &str| std::fs::read(dir.path().join(name)).unwrap();
+    assert!(read(&merged, "merged.xiangqi") == read(&remerged, "merged.xiangqi"));
+    assert!(String::from_utf8_lossy(&read(&merged, "manifest.txt")).contains("output merged.xiangqi fnv1a64 "));
+
+    // One game's parts only: chess and xiangqi together are refused.
+    let chess = tempfile::tempdir().unwrap();
+    assert!(datagen_part(chess.path(), "0/1").status.success());
+    let mixed = tempfile::tempdir().unwrap();
+    let output = run_merge(mixed.path(), &[&chess.path().join("worker-0.bin"), &file(&first)], "6");
+    assert!(!output.status.success());
+    assert!(String::from_utf8_lossy(&output.stderr).contains("different games"), "{output:?}");
 }

@@ -192,7 +192,7 @@ fn rescan_picks_up_new_and_changed_files() {
         lines
             .iter()
             .any(|l| l
-                == "feature option=\"Evaluation -combo *nnue /// fairy /// material /// panicky /// pesto /// xiangqi-pst\""),
+                == "feature option=\"Evaluation -combo *nnue /// fairy /// material /// panicky /// pesto /// xiangqi-nnue /// xiangqi-pst\""),
         "{}",
         lines.join("\n")
     );
@@ -207,7 +207,7 @@ fn rescan_picks_up_new_and_changed_files() {
         lines.join("\n")
     );
     assert!(
-        lines.iter().any(|l| l == "feature option=\"Evaluation -combo *nnue /// fairy /// material /// pesto /// xiangqi-pst\""),
+        lines.iter().any(|l| l == "feature option=\"Evaluation -combo *nnue /// fairy /// material /// pesto /// xiangqi-nnue /// xiangqi-pst\""),
         "{}",
         lines.join("\n")
     );
@@ -234,7 +234,7 @@ fn the_plugin_folder_option_adds_a_folder() {
         lines
             .iter()
             .any(|l| l
-                == "feature option=\"Evaluation -combo *nnue /// fairy /// material /// panicky /// pesto /// xiangqi-pst\""),
+                == "feature option=\"Evaluation -combo *nnue /// fairy /// material /// panicky /// pesto /// xiangqi-nnue /// xiangqi-pst\""),
         "{}",
         lines.join("\n")
     );

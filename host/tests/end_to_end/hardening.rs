@@ -391,7 +391,10 @@ fn options_given_on_the_command_line_are_set() {
     );
     let features = engine.handshake();
     let has = |text: &str| features.iter().any(|l| l.contains(text));
-    assert!(has("Evaluation -combo nnue /// fairy /// *material /// pesto /// xiangqi-pst"), "{features:?}");
+    assert!(
+        has("Evaluation -combo nnue /// fairy /// *material /// pesto /// xiangqi-nnue /// xiangqi-pst"),
+        "{features:?}"
+    );
     assert!(has("Move overhead -spin 250 "), "{features:?}");
     assert!(has("Bishop pair bonus -spin 77 "), "{features:?}");
 

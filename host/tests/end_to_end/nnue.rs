@@ -1,13 +1,14 @@
-//! The NNUE evaluation as a user meets it through the GUI: chosen from the
+//! The NNUE evaluations as a user meets them through the GUI: chosen from the
 //! `Evaluation` menu while analysing, given another network with `EvalFile`,
-//! and a file that is no network refused while play goes on.
+//! and a file that is no network refused while play goes on; for chess
+//! (`nnue`) and for xiangqi (`xiangqi-nnue`).
 
 use crate::common;
 
 use common::{Engine, thinking};
 use plugboard_eval_nnue::{
-    Network,
-    network::{QA, QB},
+    Game, Network,
+    network::{BUCKETS, QA, QB},
 };
 
 /// A network that scores every position `centipawns` for the side to move:
@@ -88,4 +89,57 @@ fn choosing_nnue_mid_analysis_scores_the_first_iteration_with_it() {
     assert!(scores.iter().all(|(_, score, _)| score.abs() == 45), "{scores:?}");
     engine.send("exit");
     engine.sync(2);
+}
+
+/// A xiangqi network that scores every position `centipawns` for the side to move.
+fn constant_xiangqi_network(centipawns: i32) -> Network {
+    let hidden = 16;
+    let bias = centipawns * QA * QB / 400;
+    let inputs = Game::Xiangqi.inputs();
+    Network::for_game(
+        Game::Xiangqi,
+        hidden,
+        400,
+        vec![0; inputs * hidden],
+        vec![0; hidden],
+        vec![0; BUCKETS * 2 * hidden],
+        vec![bias; BUCKETS],
+    )
+    .unwrap()
+}
+
+#[test]
+fn the_xiangqi_network_swaps_in_during_xiangqi_analysis_and_a_chess_network_is_refused_by_name() {
+    let folder = tempfile::tempdir().unwrap();
+    let flat = folder.path().join("flat-xiangqi.nnue");
+    std::fs::write(&flat, constant_xiangqi_network(55).to_bytes()).unwrap();
+    let chess = folder.path().join("chess.nnue");
+    std::fs::write(&chess, constant_network(35).to_bytes()).unwrap();
+    let mut engine = Engine::start(None);
+    engine.handshake();
+    for line in ["new", "variant xiangqi", "force", "post", "analyze"] {
+        engine.send(line);
+    }
+    let pst = engine.read_until(|l| thinking(l).is_some_and(|(depth, _, _)| depth >= 5));
+    assert!(pst.iter().filter_map(|l| thinking(l)).any(|(_, score, _)| score.abs() != 55), "{pst:?}");
+
+    // Chosen mid-analysis with a network of its own: every line from the restart scores it.
+    engine.send("option Evaluation=xiangqi-nnue");
+    engine.send(&format!("option EvalFile={}", flat.display()));
+    let mut lines = engine.sync(1);
+    lines.extend(engine.read_until(|l| thinking(l).is_some_and(|(depth, _, _)| depth >= 5)));
+    let scores: Vec<(u32, i64, String)> = lines.iter().filter_map(|l| thinking(l)).collect();
+    let restart = scores.iter().rposition(|(depth, _, _)| *depth == 1).unwrap_or_else(|| panic!("{lines:?}"));
+    assert!(scores[restart..].iter().all(|(_, score, _)| score.abs() == 55), "{scores:?}");
+
+    // A chess network is no xiangqi network: refused by name, the flat one stays.
+    engine.send(&format!("option EvalFile={}", chess.display()));
+    let mut answer = engine.sync(2);
+    let told = answer.iter().find(|l| l.starts_with("tellusererror ")).unwrap_or_else(|| panic!("{answer:?}"));
+    assert!(told.contains(&chess.display().to_string()) && told.contains("a chess network"), "{told}");
+    answer.extend(engine.read_until(|l| thinking(l).is_some_and(|(depth, _, _)| depth >= 4)));
+    let last = answer.iter().rev().find_map(|l| thinking(l)).unwrap();
+    assert_eq!(last.1.abs(), 55, "{answer:?}");
+    engine.send("exit");
+    engine.sync(3);
 }

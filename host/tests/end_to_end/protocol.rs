@@ -28,7 +28,7 @@ fn handshake_announces_features_and_options() {
     }
     for option in [
         "feature option=\"Search -combo *alphabeta /// example\"",
-        "feature option=\"Evaluation -combo *nnue /// fairy /// material /// pesto /// xiangqi-pst\"",
+        "feature option=\"Evaluation -combo *nnue /// fairy /// material /// pesto /// xiangqi-nnue /// xiangqi-pst\"",
         "feature option=\"Rescan plugins -button\"",
         "feature option=\"Null move pruning -check 1\"",
         "feature option=\"EvalFile -file \"",
@@ -190,7 +190,7 @@ fn choosing_another_evaluation_mid_analysis_changes_the_scores() {
     assert!(
         readvertised
             .iter()
-            .any(|l| l == "feature option=\"Evaluation -combo nnue /// fairy /// *material /// pesto /// xiangqi-pst\""),
+            .any(|l| l == "feature option=\"Evaluation -combo nnue /// fairy /// *material /// pesto /// xiangqi-nnue /// xiangqi-pst\""),
         "{}",
         readvertised.join("\n")
     );
@@ -409,7 +409,7 @@ fn saved_and_restarted(options: &[impl AsRef<str>]) -> (Engine, Vec<String>) {
 fn saved_settings_come_back_and_reset_restores_defaults() {
     let (mut engine, features) = saved_and_restarted(&["option Evaluation=material", "option Move overhead=77"]);
     for wanted in [
-        "feature option=\"Evaluation -combo nnue /// fairy /// *material /// pesto /// xiangqi-pst\"",
+        "feature option=\"Evaluation -combo nnue /// fairy /// *material /// pesto /// xiangqi-nnue /// xiangqi-pst\"",
         "feature option=\"Move overhead -spin 77 0 5000\"",
     ] {
         assert!(features.iter().any(|l| l == wanted), "{wanted} not restored: {features:?}");
@@ -418,7 +418,7 @@ fn saved_settings_come_back_and_reset_restores_defaults() {
     let lines = engine.sync(2);
     for wanted in [
         "feature done=0",
-        "feature option=\"Evaluation -combo *nnue /// fairy /// material /// pesto /// xiangqi-pst\"",
+        "feature option=\"Evaluation -combo *nnue /// fairy /// material /// pesto /// xiangqi-nnue /// xiangqi-pst\"",
         "feature option=\"Move overhead -spin 50 0 5000\"",
         "feature done=1",
     ] {
@@ -430,7 +430,8 @@ fn saved_settings_come_back_and_reset_restores_defaults() {
 fn a_fresh_start_offers_the_network_and_a_choice_saved_before_is_kept() {
     let mut engine = Engine::start(None);
     let features = engine.handshake();
-    let fresh = "feature option=\"Evaluation -combo *nnue /// fairy /// material /// pesto /// xiangqi-pst\"";
+    let fresh =
+        "feature option=\"Evaluation -combo *nnue /// fairy /// material /// pesto /// xiangqi-nnue /// xiangqi-pst\"";
     assert!(features.iter().any(|l| l == fresh), "{features:?}");
     // The chosen evaluation's own options follow the menu: the network's file.
     assert!(features.iter().any(|l| l.starts_with("feature option=\"EvalFile -file")), "{features:?}");
@@ -445,7 +446,8 @@ fn a_fresh_start_offers_the_network_and_a_choice_saved_before_is_kept() {
     std::fs::write(config.join("settings.txt"), saved).unwrap();
     let mut engine = Engine::start_at_home(home, None, &[]);
     let features = engine.handshake();
-    let kept = "feature option=\"Evaluation -combo nnue /// fairy /// material /// *pesto /// xiangqi-pst\"";
+    let kept =
+        "feature option=\"Evaluation -combo nnue /// fairy /// material /// *pesto /// xiangqi-nnue /// xiangqi-pst\"";
     assert!(features.iter().any(|l| l == kept), "{features:?}");
     assert!(features.iter().any(|l| l.starts_with("feature option=\"Tempo -spin")), "{features:?}");
     assert!(!features.iter().any(|l| l.contains("EvalFile")), "{features:?}");
@@ -483,9 +485,9 @@ fn a_plugin_found_only_through_the_plugin_folder_is_restored_and_a_lost_one_told
     let (mut engine, features) = saved_and_restarted(&choose);
     // The folder is restored before the choice it makes possible.
     assert!(
-        features
-            .iter()
-            .any(|l| l.contains("Evaluation -combo nnue /// fairy /// material /// *panicky /// pesto /// xiangqi-pst")),
+        features.iter().any(|l| l.contains(
+            "Evaluation -combo nnue /// fairy /// material /// *panicky /// pesto /// xiangqi-nnue /// xiangqi-pst"
+        )),
         "{features:?}"
     );
     let said = engine.sync(2);
@@ -497,7 +499,10 @@ fn a_plugin_found_only_through_the_plugin_folder_is_restored_and_a_lost_one_told
     let mut engine = Engine::start_at_home(home, None, &[]);
     let features = engine.handshake();
     assert!(
-        features.iter().any(|l| l.contains("Evaluation -combo *nnue /// fairy /// material /// pesto /// xiangqi-pst")),
+        features
+            .iter()
+            .any(|l| l
+                .contains("Evaluation -combo *nnue /// fairy /// material /// pesto /// xiangqi-nnue /// xiangqi-pst")),
         "{features:?}"
     );
     let said = engine.sync(3);

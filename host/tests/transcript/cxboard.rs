@@ -38,7 +38,7 @@ fn the_greeting_names_the_engine_declares_the_options_and_ends_with_cxboardok() 
         "option name Save settings type button",
         "option name Configure type string default <empty>",
         "option name Search type combo default alphabeta var alphabeta var patient var probe var scripted",
-        "option name Evaluation type combo default nnue var nnue var fairy var pesto var xiangqi-pst",
+        "option name Evaluation type combo default nnue var nnue var fairy var pesto var xiangqi-nnue var xiangqi-pst",
         "option name Rescan plugins type button",
         "option name Null move pruning type check default true",
     ] {

@@ -46,7 +46,7 @@ fn handshake_lists_features_then_options_then_done() {
             "feature option=\"Reset settings -button\"",
             "feature option=\"Configure -string \"",
             "feature option=\"Search -combo *alphabeta /// patient /// probe /// scripted\"",
-            "feature option=\"Evaluation -combo *nnue /// fairy /// pesto /// xiangqi-pst\"",
+            "feature option=\"Evaluation -combo *nnue /// fairy /// pesto /// xiangqi-nnue /// xiangqi-pst\"",
         ]
     );
     assert_eq!(lines[26], "feature option=\"Rescan plugins -button\"");
@@ -97,6 +97,7 @@ fn debug_lines_wait_for_the_feature_to_be_accepted() {
             "# evaluation plugin nnue 0.1.0 from (built in)",
             "# evaluation plugin pesto 0.1.0 from (built in)",
             "# evaluation plugin xiangqi-pst 0.1.0 from (built in)",
+            "# evaluation plugin xiangqi-nnue 0.1.0 from (built in)",
             "# evaluation plugin fairy 0.1.0 from (built in)",
             "# search plugin scripted 1.0 from (built in)",
             "# search plugin patient 1.0 from (built in)",

@@ -161,7 +161,10 @@ fn option_names_are_found_whatever_their_case() {
     let said = t.say(&["option Move Overhead=300", "option evaluation=pesto"]);
     let options = option_lines(&said);
     assert_eq!(options[0], "Move overhead -spin 300 0 5000");
-    assert!(options.contains(&"Evaluation -combo nnue /// fairy /// *pesto /// xiangqi-pst"), "{options:?}");
+    assert!(
+        options.contains(&"Evaluation -combo nnue /// fairy /// *pesto /// xiangqi-nnue /// xiangqi-pst"),
+        "{options:?}"
+    );
 }
 
 #[test]
@@ -175,7 +178,10 @@ fn a_gui_that_answers_no_feature_is_not_sent_the_list_again() {
     t.say(&["accepted done"]);
     let said = t.say(&["option Search=probe"]);
     let options = option_lines(&said);
-    assert!(options.contains(&"Evaluation -combo nnue /// fairy /// *pesto /// xiangqi-pst"), "{options:?}");
+    assert!(
+        options.contains(&"Evaluation -combo nnue /// fairy /// *pesto /// xiangqi-nnue /// xiangqi-pst"),
+        "{options:?}"
+    );
 }
 
 #[test]

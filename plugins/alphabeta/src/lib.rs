@@ -11,6 +11,7 @@
 mod board;
 mod convert;
 mod defined;
+mod early_stop;
 mod eval;
 mod ordering;
 mod perft;

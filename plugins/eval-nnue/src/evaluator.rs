@@ -14,49 +14,94 @@
 
 use std::sync::Arc;
 
-use plugboard_plugin_api::{Evaluate, Move, Position};
+use plugboard_plugin_api::{BoardEvaluate, BoardPosition, Evaluate, Move, Position};
 
 use crate::{
-    features::{self, INPUTS, MAX_ACTIVE, Pieces},
+    features::{self, MAX_ACTIVE, Pieces},
     kernels::Kernels,
     network::{self, Network, QA, QB},
+    xiangqi::features::{self as points, Points},
 };
 
 /// The deepest stack of accumulators kept; deeper than any search goes.
 const MAX_ENTRIES: usize = 1024;
 
-pub struct NnueEvaluator {
+/// How a game's boards become a network's inputs: what one board is, and which
+/// inputs change from one board to another.
+pub trait Features {
+    /// A board as the inputs see it: pieces and squares, nothing else.
+    type Board: Copy + PartialEq;
+    const EMPTY: Self::Board;
+    /// Pieces on the board, kings or generals included.
+    fn pieces(board: &Self::Board) -> u32;
+    /// How many (piece, square) pairs differ between two boards.
+    fn changed(old: &Self::Board, new: &Self::Board) -> u32;
+    /// The inputs of `perspective` that going from `old` to `new` adds and takes away.
+    fn changes(old: &Self::Board, new: &Self::Board, perspective: usize, changes: &mut Changes);
+}
+
+/// Chess: [`features`].
+pub struct Chess;
+/// Xiangqi: [`crate::xiangqi::features`].
+pub struct Xiangqi;
+
+/// The chess evaluator.
+pub type NnueEvaluator = Evaluator<Chess>;
+/// The xiangqi evaluator.
+pub type XiangqiEvaluator = Evaluator<Xiangqi>;
+
+pub struct Evaluator<F: Features> {
     network: Arc<Network>,
     kernels: Kernels,
-    /// Entry `n` is `2 × hidden` values: White's perspective, then Black's.
+    /// Entry `n` is `2 × hidden` values: the first player's perspective, then the second's.
     accumulators: Vec<i16>,
-    boards: Vec<Pieces>,
+    boards: Vec<F::Board>,
     /// Whether entry `n`'s accumulators are those of `boards[n]`.
     filled: Vec<bool>,
     top: usize,
 }
 
 /// The inputs one board change adds and takes away, for one perspective.
-struct Changes {
+pub struct Changes {
     adds: [usize; 2 * MAX_ACTIVE],
     subs: [usize; 2 * MAX_ACTIVE],
     added: usize,
     removed: usize,
 }
 
-impl NnueEvaluator {
-    pub fn new(network: Arc<Network>) -> NnueEvaluator {
-        NnueEvaluator::with_kernels(network, Kernels::detect())
+impl Changes {
+    fn new() -> Changes {
+        Changes { adds: [0; 2 * MAX_ACTIVE], subs: [0; 2 * MAX_ACTIVE], added: 0, removed: 0 }
+    }
+
+    fn add(&mut self, input: usize) {
+        if self.added < self.adds.len() {
+            self.adds[self.added] = input;
+            self.added += 1;
+        }
+    }
+
+    fn take(&mut self, input: usize) {
+        if self.removed < self.subs.len() {
+            self.subs[self.removed] = input;
+            self.removed += 1;
+        }
+    }
+}
+
+impl<F: Features> Evaluator<F> {
+    pub fn new(network: Arc<Network>) -> Evaluator<F> {
+        Evaluator::with_kernels(network, Kernels::detect())
     }
 
     /// An evaluator with the given kernels (tests compare them).
-    pub fn with_kernels(network: Arc<Network>, kernels: Kernels) -> NnueEvaluator {
+    pub fn with_kernels(network: Arc<Network>, kernels: Kernels) -> Evaluator<F> {
         let hidden = network.hidden;
         // The empty board's accumulators are the biases.
         let mut accumulators = Vec::with_capacity(2 * hidden * 64);
         accumulators.extend_from_slice(&network.input_bias);
         accumulators.extend_from_slice(&network.input_bias);
-        NnueEvaluator { network, kernels, accumulators, boards: vec![[0; 8]], filled: vec![true], top: 0 }
+        Evaluator { network, kernels, accumulators, boards: vec![F::EMPTY], filled: vec![true], top: 0 }
     }
 
     pub fn network(&self) -> &Arc<Network> {
@@ -67,15 +112,37 @@ impl NnueEvaluator {
     fn output(&self, side_to_move: u8) -> i32 {
         let hidden = self.network.hidden;
         let entry = &self.accumulators[self.top * 2 * hidden..(self.top + 1) * 2 * hidden];
-        let (white, black) = entry.split_at(hidden);
-        let (us, them) = if side_to_move == 0 { (white, black) } else { (black, white) };
+        let (first, second) = entry.split_at(hidden);
+        let (us, them) = if side_to_move == 0 { (first, second) } else { (second, first) };
         let network = &*self.network;
-        let bucket = network::bucket(occupied(&self.boards[self.top]), network.buckets);
+        let bucket = network::bucket(F::pieces(&self.boards[self.top]), network.buckets);
         let weights = &network.output_weights[bucket * 2 * hidden..(bucket + 1) * 2 * hidden];
         let sum = (self.kernels.output)(us, them, weights);
         let raw = sum / i64::from(QA) + i64::from(network.output_bias[bucket]);
         let centipawns = raw * i64::from(network.scale) / i64::from(QA * QB);
         centipawns.clamp(-i64::from(i32::MAX), i64::from(i32::MAX)) as i32
+    }
+
+    /// Scores `board` as the top entry: refilled if it is not the board the top holds.
+    fn score(&mut self, board: F::Board, side_to_move: u8) -> i32 {
+        if self.boards[self.top] != board {
+            self.boards[self.top] = board;
+            self.filled[self.top] = false;
+        }
+        self.fill_to_top();
+        self.output(side_to_move)
+    }
+
+    fn reset_to(&mut self, board: F::Board) {
+        self.top = 0;
+        self.boards[0] = board;
+        self.fill(0, None);
+    }
+
+    fn pop(&mut self) {
+        // Never below the root: a search that unmakes more than it made gets
+        // its boards checked in `score` instead.
+        self.top = self.top.saturating_sub(1);
     }
 
     /// Fills the entries from the nearest filled one below the top up to the top.
@@ -97,16 +164,23 @@ impl NnueEvaluator {
     /// than the board holds.
     fn fill(&mut self, n: usize, parent: Option<usize>) {
         let hidden = self.network.hidden;
-        let pieces = self.boards[n];
-        let parent = parent.filter(|&p| changed_squares(&self.boards[p], &pieces) <= occupied(&pieces));
+        let board = self.boards[n];
+        let parent = parent.filter(|&p| F::changed(&self.boards[p], &board) <= F::pieces(&board));
         let (below, rest) = self.accumulators.split_at_mut(n * 2 * hidden);
         let entry = &mut rest[..2 * hidden];
         let (base_board, base) = match parent {
             Some(p) => (self.boards[p], &below[p * 2 * hidden..(p + 1) * 2 * hidden]),
-            None => ([0; 8], &[][..]),
+            None => (F::EMPTY, &[][..]),
         };
         for (perspective, accumulator) in entry.chunks_exact_mut(hidden).enumerate() {
-            let changes = Changes::between(&base_board, &pieces, perspective);
+            let mut changes = Changes::new();
+            F::changes(&base_board, &board, perspective, &mut changes);
+            debug_assert!(
+                changes.adds[..changes.added]
+                    .iter()
+                    .chain(&changes.subs[..changes.removed])
+                    .all(|&i| i < self.network.game.inputs())
+            );
             let from = if parent.is_some() {
                 &base[perspective * hidden..(perspective + 1) * hidden]
             } else {
@@ -125,84 +199,94 @@ impl NnueEvaluator {
 
     /// Records the board a move led to as a new top entry, to be filled when
     /// it is evaluated.
-    fn push(&mut self, pieces: Pieces) {
+    fn push(&mut self, board: F::Board) {
         if self.top + 1 >= MAX_ENTRIES {
             // A search that makes moves without taking them back: the top entry
-            // follows it in place, and `evaluate` mends what unmaking then gets wrong.
-            self.boards[self.top] = pieces;
+            // follows it in place, and `score` mends what unmaking then gets wrong.
+            self.boards[self.top] = board;
             self.filled[self.top] = false;
             return;
         }
         self.top += 1;
         if self.boards.len() == self.top {
             let size = 2 * self.network.hidden;
-            self.boards.push(pieces);
+            self.boards.push(board);
             self.filled.push(false);
             self.accumulators.resize(self.accumulators.len() + size, 0);
         } else {
-            self.boards[self.top] = pieces;
+            self.boards[self.top] = board;
             self.filled[self.top] = false;
         }
     }
 }
 
-fn occupied(pieces: &Pieces) -> u32 {
-    (pieces[0] | pieces[1]).count_ones()
-}
+impl Features for Chess {
+    type Board = Pieces;
+    const EMPTY: Pieces = [0; 8];
 
-/// How many (piece, square) pairs differ between two boards.
-fn changed_squares(old: &Pieces, new: &Pieces) -> u32 {
-    (0..2)
-        .flat_map(|color| (0..6).map(move |kind| (color, kind)))
-        .map(|(color, kind)| ((old[color] & old[2 + kind]) ^ (new[color] & new[2 + kind])).count_ones())
-        .sum()
-}
+    fn pieces(board: &Pieces) -> u32 {
+        (board[0] | board[1]).count_ones()
+    }
 
-impl Changes {
-    fn between(old: &Pieces, new: &Pieces, perspective: usize) -> Changes {
-        let mut changes = Changes { adds: [0; 2 * MAX_ACTIVE], subs: [0; 2 * MAX_ACTIVE], added: 0, removed: 0 };
+    fn changed(old: &Pieces, new: &Pieces) -> u32 {
+        (0..2)
+            .flat_map(|color| (0..6).map(move |kind| (color, kind)))
+            .map(|(color, kind)| ((old[color] & old[2 + kind]) ^ (new[color] & new[2 + kind])).count_ones())
+            .sum()
+    }
+
+    fn changes(old: &Pieces, new: &Pieces, perspective: usize, changes: &mut Changes) {
         for color in 0..2 {
             for kind in 0..6 {
                 let before = old[color] & old[2 + kind];
                 let after = new[color] & new[2 + kind];
                 for square in features::squares(after & !before) {
-                    if changes.added < changes.adds.len() {
-                        changes.adds[changes.added] = features::index(perspective, color, kind, square);
-                        changes.added += 1;
-                    }
+                    changes.add(features::index(perspective, color, kind, square));
                 }
                 for square in features::squares(before & !after) {
-                    if changes.removed < changes.subs.len() {
-                        changes.subs[changes.removed] = features::index(perspective, color, kind, square);
-                        changes.removed += 1;
-                    }
+                    changes.take(features::index(perspective, color, kind, square));
                 }
             }
         }
-        debug_assert!(
-            changes.adds[..changes.added].iter().chain(&changes.subs[..changes.removed]).all(|&i| i < INPUTS)
-        );
-        changes
     }
 }
 
-impl Evaluate for NnueEvaluator {
+impl Features for Xiangqi {
+    type Board = Points;
+    const EMPTY: Points = [0; points::POINTS];
+
+    fn pieces(board: &Points) -> u32 {
+        board.iter().filter(|&&code| code != 0).count() as u32
+    }
+
+    fn changed(old: &Points, new: &Points) -> u32 {
+        old.iter().zip(new).map(|(a, b)| u32::from(a != b) * (u32::from(*a != 0) + u32::from(*b != 0))).sum()
+    }
+
+    fn changes(old: &Points, new: &Points, perspective: usize, changes: &mut Changes) {
+        for (point, (&before, &after)) in old.iter().zip(new).enumerate() {
+            if before == after {
+                continue;
+            }
+            if let Some((color, kind)) = points::decode(before) {
+                changes.take(points::index(perspective, color, kind, point));
+            }
+            if let Some((color, kind)) = points::decode(after) {
+                changes.add(points::index(perspective, color, kind, point));
+            }
+        }
+    }
+}
+
+impl Evaluate for Evaluator<Chess> {
     const INCREMENTAL: bool = true;
 
     fn evaluate(&mut self, position: &Position) -> i32 {
-        let pieces = features::pieces_of(position);
-        if self.boards[self.top] != pieces {
-            self.boards[self.top] = pieces;
-            self.filled[self.top] = false;
-        }
-        self.fill_to_top();
-        self.output(position.side_to_move)
+        self.score(features::pieces_of(position), position.side_to_move)
     }
 
     fn reset(&mut self, root: &Position) {
-        self.top = 0;
-        self.boards[0] = features::pieces_of(root);
-        self.fill(0, None);
+        self.reset_to(features::pieces_of(root));
     }
 
     fn on_make(&mut self, _mv: Move, after: &Position) {
@@ -210,8 +294,26 @@ impl Evaluate for NnueEvaluator {
     }
 
     fn on_unmake(&mut self) {
-        // Never below the root: a search that unmakes more than it made gets
-        // its boards checked in `evaluate` instead.
-        self.top = self.top.saturating_sub(1);
+        self.pop();
+    }
+}
+
+impl BoardEvaluate for Evaluator<Xiangqi> {
+    const INCREMENTAL: bool = true;
+
+    fn evaluate(&mut self, position: &BoardPosition) -> i32 {
+        self.score(points::points_of(position), position.side_to_move & 1)
+    }
+
+    fn reset(&mut self, root: &BoardPosition) {
+        self.reset_to(points::points_of(root));
+    }
+
+    fn on_make(&mut self, _mv: Move, after: &BoardPosition) {
+        self.push(points::points_of(after));
+    }
+
+    fn on_unmake(&mut self) {
+        self.pop();
     }
 }

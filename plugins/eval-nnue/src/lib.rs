@@ -16,6 +16,7 @@ pub mod features;
 mod kernels;
 pub mod network;
 pub mod random;
+pub mod xiangqi;
 
 use std::{
     io::Read,
@@ -25,9 +26,9 @@ use std::{
 
 use plugboard_plugin_api::{EvalPlugin, OptionSpec, PluginInfo};
 
-pub use evaluator::NnueEvaluator;
+pub use evaluator::{Evaluator, NnueEvaluator, XiangqiEvaluator};
 pub use kernels::Kernels;
-pub use network::{FormatError, Network};
+pub use network::{FormatError, Game, Network};
 
 /// The network the plugin starts with; see `networks/default.md` for how it was made.
 pub const DEFAULT_NETWORK: &[u8] = include_bytes!("../networks/default.nnue");
@@ -74,31 +75,45 @@ impl EvalPlugin for Nnue {
 
 /// The network evaluators made now get.
 pub fn current_network() -> Result<Arc<Network>, String> {
-    if let Some(network) = CURRENT.read().unwrap_or_else(PoisonError::into_inner).as_ref() {
+    current_or_default(&CURRENT, default_network)
+}
+
+/// The network `current` holds, or the default put there on first use.
+fn current_or_default(
+    current: &RwLock<Option<Arc<Network>>>,
+    default: fn() -> Result<Network, String>,
+) -> Result<Arc<Network>, String> {
+    if let Some(network) = current.read().unwrap_or_else(PoisonError::into_inner).as_ref() {
         return Ok(Arc::clone(network));
     }
-    let mut current = CURRENT.write().unwrap_or_else(PoisonError::into_inner);
+    let mut current = current.write().unwrap_or_else(PoisonError::into_inner);
     let network = match current.as_ref() {
         Some(network) => Arc::clone(network),
-        None => Arc::clone(current.insert(Arc::new(default_network()?))),
+        None => Arc::clone(current.insert(Arc::new(default()?))),
     };
     Ok(network)
 }
 
 /// The embedded network.
 pub fn default_network() -> Result<Network, String> {
-    Network::from_bytes(DEFAULT_NETWORK).map_err(|why| format!("the embedded network is unusable: {why}"))
+    Network::from_bytes_of(DEFAULT_NETWORK, Game::Chess)
+        .map_err(|why| format!("the embedded network is unusable: {why}"))
 }
 
 /// Reads a network file, or says why not: the message names the file and what
 /// was expected of it. Only a regular file is read, and never more than a
 /// network's size.
 pub fn load_file(path: &Path) -> Result<Network, String> {
+    load_file_of(path, Game::Chess)
+}
+
+/// Reads a network file of `game`, or says why not, as [`load_file`].
+pub fn load_file_of(path: &Path, game: Game) -> Result<Network, String> {
     let refused = |why: &dyn std::fmt::Display| {
         format!("cannot use {} as the network: {why}; the network in use stays", path.display())
     };
     let bytes = read_regular(path).map_err(|why| refused(&why))?;
-    Network::from_bytes(&bytes).map_err(|why| refused(&why))
+    Network::from_bytes_of(&bytes, game).map_err(|why| refused(&why))
 }
 
 fn read_regular(path: &Path) -> std::io::Result<Vec<u8>> {

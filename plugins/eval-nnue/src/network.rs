@@ -9,24 +9,50 @@
 //! |---|---|
 //! | 8 | magic `PBNNUE\r\n` (a text-mode copy breaks it, as PNG's does) |
 //! | 4 | format version, [`FORMAT_VERSION`] |
-//! | 4 | architecture, [`ARCHITECTURE`] (one output layer) or [`ARCHITECTURE_BUCKETS`] |
-//! | 4 | inputs, 768 |
+//! | 4 | architecture, [`ARCHITECTURE`] (one output layer), [`ARCHITECTURE_BUCKETS`], or [`ARCHITECTURE_XIANGQI`] |
+//! | 4 | inputs, 768 for chess, 1260 for xiangqi |
 //! | 4 | hidden, a multiple of 16 up to [`MAX_HIDDEN`] |
 //! | 4 | QA, the accumulator's scale, 255 |
 //! | 4 | QB, the output weights' scale, 256 |
 //! | 4 | output scale (centipawns per unit of the float network's output) |
-//! | 4 | output buckets: 0 for architecture 1, [`BUCKETS`] for architecture 2 |
+//! | 4 | output buckets: 0 for architecture 1, [`BUCKETS`] for architectures 2 and 3 |
 //! | 8 | layout hash: FNV-1a of [`layout`], which names every field above |
 //! | 8 | body length in bytes |
 //! | 8 | FNV-1a of the body |
 //!
-//! and then the body: input weights `i16[768][hidden]`, input biases
+//! and then the body: input weights `i16[inputs][hidden]`, input biases
 //! `i16[hidden]`, output weights `i16[buckets][2][hidden]` (the side to move's
 //! half first), output biases `i32[buckets]`.
 
 use std::fmt;
 
 use crate::features::INPUTS;
+
+/// The game a network scores, which fixes its inputs and how they are read
+/// from a board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Game {
+    /// [`crate::features`]: 2 colours × 6 kinds × 64 squares.
+    Chess,
+    /// [`crate::xiangqi::features`]: 2 colours × 7 kinds × 90 points.
+    Xiangqi,
+}
+
+impl Game {
+    pub const fn inputs(self) -> usize {
+        match self {
+            Game::Chess => INPUTS,
+            Game::Xiangqi => crate::xiangqi::features::INPUTS,
+        }
+    }
+
+    pub const fn name(self) -> &'static str {
+        match self {
+            Game::Chess => "chess",
+            Game::Xiangqi => "xiangqi",
+        }
+    }
+}
 
 pub const MAGIC: [u8; 8] = *b"PBNNUE\r\n";
 pub const FORMAT_VERSION: u32 = 1;
@@ -35,6 +61,9 @@ pub const ARCHITECTURE: u32 = 1;
 /// As [`ARCHITECTURE`], with [`BUCKETS`] output layers, chosen by the number of
 /// pieces on the board: [`bucket`].
 pub const ARCHITECTURE_BUCKETS: u32 = 2;
+/// Xiangqi: `(1260 → hidden) × 2 → 1` of [`BUCKETS`] output layers by piece
+/// count, as [`ARCHITECTURE_BUCKETS`] is for chess.
+pub const ARCHITECTURE_XIANGQI: u32 = 3;
 /// Output layers of an [`ARCHITECTURE_BUCKETS`] network.
 pub const BUCKETS: usize = 8;
 pub const HEADER_SIZE: usize = 64;
@@ -55,6 +84,7 @@ pub const MAX_OUTPUT_WEIGHT: i16 = 507;
 /// A network, ready to evaluate with.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Network {
+    pub(crate) game: Game,
     pub(crate) hidden: usize,
     pub(crate) scale: i32,
     /// `[input][hidden]`: an input's weights lie together, as updates read them.
@@ -100,6 +130,11 @@ pub enum FormatError {
     },
     Damaged,
     OutOfRange(&'static str),
+    /// A network of one game where one of another was wanted.
+    WrongGame {
+        found: Game,
+        wanted: Game,
+    },
 }
 
 impl fmt::Display for FormatError {
@@ -119,15 +154,26 @@ impl fmt::Display for FormatError {
             }
             FormatError::Architecture(architecture) => write!(
                 f,
-                "its architecture is number {architecture}; this plugin evaluates architectures {ARCHITECTURE}, (768 → N) × 2 → 1 with SCReLU, and {ARCHITECTURE_BUCKETS}, the same with {BUCKETS} output layers by piece count"
+                "its architecture is number {architecture}; this plugin evaluates architectures {ARCHITECTURE}, (768 → N) × 2 → 1 with SCReLU, {ARCHITECTURE_BUCKETS}, the same with {BUCKETS} output layers by piece count, and {ARCHITECTURE_XIANGQI}, (1260 → N) × 2 → 1 of {BUCKETS} for xiangqi"
+            ),
+            FormatError::WrongGame { found, wanted } => write!(
+                f,
+                "it is a {} network (architecture {}); a {} network is expected here",
+                found.name(),
+                match found {
+                    Game::Chess => "1 or 2".to_owned(),
+                    Game::Xiangqi => ARCHITECTURE_XIANGQI.to_string(),
+                },
+                wanted.name()
             ),
             FormatError::Buckets(buckets) => write!(
                 f,
-                "it has {buckets} output layers; expected none named (0) for architecture {ARCHITECTURE} and {BUCKETS} for architecture {ARCHITECTURE_BUCKETS}"
+                "it has {buckets} output layers; expected none named (0) for architecture {ARCHITECTURE} and {BUCKETS} for architectures {ARCHITECTURE_BUCKETS} and {ARCHITECTURE_XIANGQI}"
             ),
             FormatError::Shape { inputs, hidden } => write!(
                 f,
-                "it has {inputs} inputs and {hidden} hidden units; expected {INPUTS} inputs and a multiple of 16 up to {MAX_HIDDEN} hidden units"
+                "it has {inputs} inputs and {hidden} hidden units; expected {INPUTS} inputs (chess) or {} (xiangqi) and a multiple of 16 up to {MAX_HIDDEN} hidden units",
+                Game::Xiangqi.inputs()
             ),
             FormatError::Quantisation { qa, qb, scale } => write!(
                 f,
@@ -148,8 +194,17 @@ impl std::error::Error for FormatError {}
 
 /// The text the layout hash is taken of: every fact of the header a reader
 /// must agree with.
-pub fn layout(hidden: usize, scale: i32, buckets: usize) -> String {
-    if buckets == 1 {
+pub fn layout(game: Game, hidden: usize, scale: i32, buckets: usize) -> String {
+    if game == Game::Xiangqi {
+        let inputs = game.inputs();
+        format!(
+            "plugboard-nnue v{FORMAT_VERSION} arch {ARCHITECTURE_XIANGQI}: xiangqi ({inputs} -> {hidden}) x 2 -> 1 \
+             of {buckets} by (pieces - 2) / 4, screlu; inputs own/other x 7 kinds x 90 points, the second \
+             player's ranks mirrored; qa {QA}, qb {QB}, scale {scale}; i16 input weights [input][hidden], \
+             i16 input bias [hidden], i16 output weights [bucket][2][hidden] (side to move first), i32 output \
+             bias [bucket]"
+        )
+    } else if buckets == 1 {
         format!(
             "plugboard-nnue v{FORMAT_VERSION} arch {ARCHITECTURE}: ({INPUTS} -> {hidden}) x 2 -> 1, screlu; \
              qa {QA}, qb {QB}, scale {scale}; i16 input weights [input][hidden], i16 input bias [hidden], \
@@ -170,12 +225,12 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &byte| (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3))
 }
 
-fn body_len(hidden: usize, buckets: usize) -> usize {
-    2 * (INPUTS * hidden + hidden + buckets * 2 * hidden) + 4 * buckets
+fn body_len(game: Game, hidden: usize, buckets: usize) -> usize {
+    2 * (game.inputs() * hidden + hidden + buckets * 2 * hidden) + 4 * buckets
 }
 
 impl Network {
-    /// A network from its parts, checked as a file's would be.
+    /// A chess network from its parts, checked as a file's would be.
     pub fn new(
         hidden: usize,
         scale: i32,
@@ -184,17 +239,31 @@ impl Network {
         output_weights: Vec<i16>,
         output_bias: Vec<i32>,
     ) -> Result<Network, FormatError> {
+        Network::for_game(Game::Chess, hidden, scale, input_weights, input_bias, output_weights, output_bias)
+    }
+
+    /// A network of `game` from its parts, checked as a file's would be.
+    pub fn for_game(
+        game: Game,
+        hidden: usize,
+        scale: i32,
+        input_weights: Vec<i16>,
+        input_bias: Vec<i16>,
+        output_weights: Vec<i16>,
+        output_bias: Vec<i32>,
+    ) -> Result<Network, FormatError> {
         let buckets = output_bias.len();
-        if buckets != 1 && buckets != BUCKETS {
+        if (buckets != 1 || game == Game::Xiangqi) && buckets != BUCKETS {
             return Err(FormatError::Buckets(buckets as u32));
         }
+        let inputs = game.inputs();
         if hidden == 0 || !hidden.is_multiple_of(16) || hidden > MAX_HIDDEN {
-            return Err(FormatError::Shape { inputs: INPUTS as u32, hidden: hidden as u32 });
+            return Err(FormatError::Shape { inputs: inputs as u32, hidden: hidden as u32 });
         }
         if !(1..=10_000).contains(&scale) {
             return Err(FormatError::Quantisation { qa: QA as u32, qb: QB as u32, scale: scale as u32 });
         }
-        if input_weights.len() != INPUTS * hidden
+        if input_weights.len() != inputs * hidden
             || input_bias.len() != hidden
             || output_weights.len() != buckets * 2 * hidden
         {
@@ -210,7 +279,16 @@ impl Network {
         if !within(&output_weights, MAX_OUTPUT_WEIGHT) {
             return Err(FormatError::OutOfRange("output weights"));
         }
-        Ok(Network { hidden, scale, input_weights, input_bias, buckets, output_weights, output_bias })
+        Ok(Network { game, hidden, scale, input_weights, input_bias, buckets, output_weights, output_bias })
+    }
+
+    /// Reads a whole network file that must be of `game`.
+    pub fn from_bytes_of(bytes: &[u8], game: Game) -> Result<Network, FormatError> {
+        let network = Network::from_bytes(bytes)?;
+        if network.game != game {
+            return Err(FormatError::WrongGame { found: network.game, wanted: game });
+        }
+        Ok(network)
     }
 
     /// Reads a whole network file.
@@ -229,14 +307,16 @@ impl Network {
             return Err(FormatError::Version(version));
         }
         let architecture = word(12);
-        let buckets = match (architecture, word(36)) {
-            (ARCHITECTURE, 0) => 1,
-            (ARCHITECTURE_BUCKETS, b) if b as usize == BUCKETS => BUCKETS,
-            (ARCHITECTURE | ARCHITECTURE_BUCKETS, b) => return Err(FormatError::Buckets(b)),
+        let (game, buckets) = match (architecture, word(36)) {
+            (ARCHITECTURE, 0) => (Game::Chess, 1),
+            (ARCHITECTURE_BUCKETS, b) if b as usize == BUCKETS => (Game::Chess, BUCKETS),
+            (ARCHITECTURE_XIANGQI, b) if b as usize == BUCKETS => (Game::Xiangqi, BUCKETS),
+            (ARCHITECTURE | ARCHITECTURE_BUCKETS | ARCHITECTURE_XIANGQI, b) => return Err(FormatError::Buckets(b)),
             _ => return Err(FormatError::Architecture(architecture)),
         };
         let (inputs, hidden) = (word(16), word(20));
-        if inputs as usize != INPUTS || hidden == 0 || !hidden.is_multiple_of(16) || hidden as usize > MAX_HIDDEN {
+        if inputs as usize != game.inputs() || hidden == 0 || !hidden.is_multiple_of(16) || hidden as usize > MAX_HIDDEN
+        {
             return Err(FormatError::Shape { inputs, hidden });
         }
         let (qa, qb, scale) = (word(24), word(28), word(32));
@@ -245,44 +325,50 @@ impl Network {
         }
         let hidden = hidden as usize;
         let scale = scale as i32;
-        if long(40) != fnv1a(layout(hidden, scale, buckets).as_bytes()) {
+        if long(40) != fnv1a(layout(game, hidden, scale, buckets).as_bytes()) {
             return Err(FormatError::LayoutHash);
         }
         let promised = long(48);
-        if promised != body_len(hidden, buckets) as u64 || body.len() as u64 != promised {
+        if promised != body_len(game, hidden, buckets) as u64 || body.len() as u64 != promised {
             return Err(FormatError::Body { promised, found: body.len() });
         }
         if long(56) != fnv1a(body) {
             return Err(FormatError::Damaged);
         }
         let mut values = body.chunks_exact(2).map(|pair| i16::from_le_bytes([pair[0], pair[1]]));
-        let input_weights: Vec<i16> = values.by_ref().take(INPUTS * hidden).collect();
+        let input_weights: Vec<i16> = values.by_ref().take(game.inputs() * hidden).collect();
         let input_bias: Vec<i16> = values.by_ref().take(hidden).collect();
         let output_weights: Vec<i16> = values.by_ref().take(buckets * 2 * hidden).collect();
         let tail = &body[body.len() - 4 * buckets..];
         let output_bias = tail.chunks_exact(4).map(|b| i32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect();
-        Network::new(hidden, scale, input_weights, input_bias, output_weights, output_bias)
+        Network::for_game(game, hidden, scale, input_weights, input_bias, output_weights, output_bias)
     }
 
     /// The file's bytes: header and body.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut body = Vec::with_capacity(body_len(self.hidden, self.buckets));
+        let mut body = Vec::with_capacity(body_len(self.game, self.hidden, self.buckets));
         for value in self.input_weights.iter().chain(&self.input_bias).chain(&self.output_weights) {
             body.extend_from_slice(&value.to_le_bytes());
         }
         for bias in &self.output_bias {
             body.extend_from_slice(&bias.to_le_bytes());
         }
-        let (architecture, buckets_field) =
-            if self.buckets == 1 { (ARCHITECTURE, 0) } else { (ARCHITECTURE_BUCKETS, self.buckets as u32) };
+        let (architecture, buckets_field) = match (self.game, self.buckets) {
+            (Game::Xiangqi, buckets) => (ARCHITECTURE_XIANGQI, buckets as u32),
+            (Game::Chess, 1) => (ARCHITECTURE, 0),
+            (Game::Chess, buckets) => (ARCHITECTURE_BUCKETS, buckets as u32),
+        };
         let mut bytes = Vec::with_capacity(HEADER_SIZE + body.len());
         bytes.extend_from_slice(&MAGIC);
-        for word in [FORMAT_VERSION, architecture, INPUTS as u32, self.hidden as u32, QA as u32, QB as u32] {
+        for word in [FORMAT_VERSION, architecture, self.game.inputs() as u32, self.hidden as u32, QA as u32, QB as u32]
+        {
             bytes.extend_from_slice(&word.to_le_bytes());
         }
         bytes.extend_from_slice(&(self.scale as u32).to_le_bytes());
         bytes.extend_from_slice(&buckets_field.to_le_bytes());
-        bytes.extend_from_slice(&fnv1a(layout(self.hidden, self.scale, self.buckets).as_bytes()).to_le_bytes());
+        bytes.extend_from_slice(
+            &fnv1a(layout(self.game, self.hidden, self.scale, self.buckets).as_bytes()).to_le_bytes(),
+        );
         bytes.extend_from_slice(&(body.len() as u64).to_le_bytes());
         bytes.extend_from_slice(&fnv1a(&body).to_le_bytes());
         bytes.extend_from_slice(&body);
@@ -291,6 +377,10 @@ impl Network {
 
     pub fn hidden(&self) -> usize {
         self.hidden
+    }
+
+    pub fn game(&self) -> Game {
+        self.game
     }
 
     pub fn scale(&self) -> i32 {
@@ -303,9 +393,13 @@ impl Network {
 
     /// The architecture in words, for messages: `(768 → 128) × 2 → 1`.
     pub fn describe(&self) -> String {
-        match self.buckets {
-            1 => format!("({INPUTS} → {}) × 2 → 1", self.hidden),
-            buckets => format!("({INPUTS} → {}) × 2 → 1 of {buckets} by piece count", self.hidden),
+        let inputs = self.game.inputs();
+        match (self.game, self.buckets) {
+            (Game::Chess, 1) => format!("({inputs} → {}) × 2 → 1", self.hidden),
+            (Game::Chess, buckets) => format!("({inputs} → {}) × 2 → 1 of {buckets} by piece count", self.hidden),
+            (Game::Xiangqi, buckets) => {
+                format!("xiangqi ({inputs} → {}) × 2 → 1 of {buckets} by piece count", self.hidden)
+            }
         }
     }
 }

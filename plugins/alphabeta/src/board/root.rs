@@ -8,6 +8,7 @@ use plugboard_plugin_api::{NO_DEADLINE, Score, SearchInfo, SearchOutcome, abi_st
 
 use super::{Rules, search::Searcher};
 use crate::{
+    early_stop::EarlyStop,
     eval::BoardEvaluation,
     score::{INFINITY, MATE, MATE_BOUND, TABLEBASE_WIN, shown_score},
 };
@@ -69,13 +70,28 @@ impl<R: Rules, E: BoardEvaluation> Searcher<'_, R, E> {
         let mut best: Option<(i32, Vec<R::Move>)> = None;
         let mut last_progress = 0;
         let mut steadiness = Steadiness::default();
+        let soft = self.control.soft_deadline_ms();
         for depth in 1..=self.max_depth {
             self.seldepth = 0;
+            self.iteration_best = None;
+            // With a move to fall back on, the iteration may end once the move's
+            // time (more of it while the choice is unsettled) is spent.
+            self.early_stop = if self.control.is_infinite() || soft == NO_DEADLINE || best.is_none() {
+                EarlyStop::NEVER
+            } else {
+                EarlyStop::iteration(soft.saturating_mul(steadiness.share()) / 16)
+            };
             let mut chosen: Vec<R::Move> = Vec::new();
             for line in 1..=lines {
                 let previous = if line == 1 { best.as_ref().map(|(score, _)| *score) } else { None };
                 let (score, finished) = self.aspirate(&mut root_moves, &chosen, depth, previous, &mut last_progress);
                 if !finished {
+                    // A root move searched to the end in the unfinished iteration beats the old line.
+                    if let Some((m, score)) = self.iteration_best.filter(|_| line == 1) {
+                        let ponder =
+                            best.as_ref().filter(|(_, pv)| pv.first() == Some(&m)).and_then(|(_, pv)| pv.get(1));
+                        best = Some((score, std::iter::once(m).chain(ponder.copied()).collect()));
+                    }
                     break;
                 }
                 let pv = self.pv[0].clone();
@@ -186,8 +202,14 @@ impl<R: Rules, E: BoardEvaluation> Searcher<'_, R, E> {
             }
             if score <= alpha && alpha > -INFINITY {
                 alpha = (alpha - window).max(-INFINITY);
+                if excluded.is_empty() {
+                    self.early_stop.failed_low();
+                }
             } else if score >= beta && beta < INFINITY {
                 beta = (beta + window).min(INFINITY);
+                if excluded.is_empty() {
+                    self.early_stop.holds();
+                }
             } else {
                 return (score, true);
             }
@@ -238,11 +260,19 @@ impl<R: Rules, E: BoardEvaluation> Searcher<'_, R, E> {
             if self.stopped {
                 break;
             }
+            let first_line = excluded.is_empty();
+            if searched == 1 && score <= alpha && first_line {
+                self.early_stop.failed_low();
+            }
             if score > best_score {
                 best_score = score;
                 if score > alpha || best_index.is_none() {
                     best_index = Some(index);
                     self.update_pv(0, m);
+                }
+                if score > alpha && first_line {
+                    self.iteration_best = Some((m, score));
+                    self.early_stop.holds();
                 }
                 alpha = alpha.max(score);
                 if score >= beta {

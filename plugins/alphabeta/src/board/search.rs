@@ -17,6 +17,7 @@ use super::{
     ordering::{HISTORY_LIMIT, Ordering as MoveOrder},
 };
 use crate::{
+    early_stop::EarlyStop,
     eval::{BoardEvaluation, noise},
     score::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, TABLEBASE_BOUND},
     search::{CHECK_EVERY, late_move_reduction},
@@ -72,6 +73,11 @@ pub(super) struct Searcher<'a, R: Rules, E> {
     unreported: u64,
     pub(super) seldepth: usize,
     pub(super) stopped: bool,
+    /// Whether the main thread may leave the iteration in progress unfinished.
+    pub(super) early_stop: EarlyStop,
+    /// The best root move of the iteration in progress, once one is searched
+    /// to the end above the window's floor, with its score.
+    pub(super) iteration_best: Option<(R::Move, i32)>,
     /// Keys of the game's positions, then the root's, then one per ply of the path.
     keys: Vec<u64>,
     /// Whether the move into the position of the same index gave check.
@@ -127,6 +133,8 @@ impl<'a, R: Rules, E: BoardEvaluation> Searcher<'a, R, E> {
             unreported: 0,
             seldepth: 0,
             stopped: false,
+            early_stop: EarlyStop::NEVER,
+            iteration_best: None,
             barrier: 0,
             keys,
             checks,
@@ -226,7 +234,9 @@ impl<'a, R: Rules, E: BoardEvaluation> Searcher<'a, R, E> {
                 if control.is_paused() {
                     self.paused += control.wait_while_paused();
                 }
-                let out_of_time = !control.is_infinite() && self.elapsed_ms() >= control.hard_deadline_ms();
+                let elapsed = self.elapsed_ms();
+                let out_of_time =
+                    !control.is_infinite() && (elapsed >= control.hard_deadline_ms() || self.early_stop.due(elapsed));
                 if control.stop_requested() || out_of_time {
                     self.team.stop_all();
                 }

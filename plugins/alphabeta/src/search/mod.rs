@@ -20,6 +20,7 @@ use plugboard_plugin_api::{
 
 use crate::{
     convert::{board_to_position, move_from_cozy, move_to_cozy, position_to_board},
+    early_stop::EarlyStop,
     eval::{self, Evaluation, SearchEval},
     ordering::{self, Heuristics, ScoredMove},
     repetition::{self, Replay},
@@ -166,6 +167,8 @@ struct Searcher<'a, E> {
     last_progress_ms: u64,
     /// The best root move of the iteration in progress, once one is fully searched.
     iteration_best: Option<(Move, i32)>,
+    /// Whether the main thread may leave the iteration in progress unfinished.
+    early_stop: EarlyStop,
     /// How many principal variations each iteration finds (multi-PV).
     multipv: usize,
     /// The principal variation being searched, from 0; it leaves out the root
@@ -211,6 +214,7 @@ impl<'a, E: Evaluation> Searcher<'a, E> {
             quiet_lists: (0..=MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
             last_progress_ms: 0,
             iteration_best: None,
+            early_stop: EarlyStop::NEVER,
             multipv: request.multipv.max(1) as usize,
             line_index: 0,
             preset_scores: setup.preset_scores.clone(),
@@ -523,7 +527,10 @@ impl<'a, E: Evaluation> Searcher<'a, E> {
             if control.is_paused() {
                 self.paused += control.wait_while_paused();
             }
-            if control.stop_requested() || (!control.is_infinite() && self.elapsed_ms() >= control.hard_deadline_ms()) {
+            let elapsed = self.elapsed_ms();
+            let out_of_time =
+                !control.is_infinite() && (elapsed >= control.hard_deadline_ms() || self.early_stop.due(elapsed));
+            if control.stop_requested() || out_of_time {
                 self.stopped = true;
             }
         }

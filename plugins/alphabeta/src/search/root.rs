@@ -12,6 +12,7 @@ use plugboard_plugin_api::{
 use super::{ASPIRATION_WINDOW, PROGRESS_INTERVAL_MS, Searcher, node::bound_of};
 use crate::{
     convert::{board_to_position, move_from_cozy},
+    early_stop::EarlyStop,
     eval::Evaluation,
     ordering::{self, Heuristics},
     score::{INFINITY, MATE, MATE_BOUND, shown_score},
@@ -37,7 +38,14 @@ impl<E: Evaluation> Searcher<'_, E> {
         self.prepare_root(root, &mut root_moves);
         let mut previous = vec![0; self.multipv.min(root_moves.len())];
         let mut best: Option<Line> = None;
+        let soft = self.control.soft_deadline_ms();
         for depth in 1..=self.max_depth {
+            // With a move to fall back on, the iteration may end at the soft deadline.
+            self.early_stop = if self.control.is_infinite() || soft == NO_DEADLINE || best.is_none() {
+                EarlyStop::NEVER
+            } else {
+                EarlyStop::iteration(soft)
+            };
             let lines = self.search_lines(root, &mut root_moves, depth, &previous);
             if self.eval_failed {
                 return Err(format!("{EVAL_FAILURE_PREFIX}: the evaluation panicked"));
@@ -155,8 +163,14 @@ impl<E: Evaluation> Searcher<'_, E> {
             }
             if score <= alpha {
                 alpha = (score - delta).max(-INFINITY);
+                if self.line_index == 0 {
+                    self.early_stop.failed_low();
+                }
             } else if score >= beta {
                 beta = (score + delta).min(INFINITY);
+                if self.line_index == 0 {
+                    self.early_stop.holds();
+                }
             } else {
                 return (score, Bound::Exact);
             }
@@ -193,6 +207,9 @@ impl<E: Evaluation> Searcher<'_, E> {
             if self.stopped {
                 break;
             }
+            if index == 0 && score <= original_alpha && self.line_index == 0 {
+                self.early_stop.failed_low();
+            }
             if score > best_score {
                 best_score = score;
                 best_index = index;
@@ -201,6 +218,7 @@ impl<E: Evaluation> Searcher<'_, E> {
                     self.update_pv(0, mv);
                     if self.line_index == 0 {
                         self.iteration_best = Some((mv, score));
+                        self.early_stop.holds();
                     }
                     if score >= beta {
                         break;

@@ -24,7 +24,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 MOVE = re.compile(r"^move (\S+)")
-RESULT = re.compile(r"^(1-0|0-1|1/2-1/2) ")
+RESULT = re.compile(r"^(1-0|0-1|1/2-1/2) |^resign")
 
 
 class Engine:
@@ -38,6 +38,7 @@ class Engine:
             bufsize=1,
         )
         self.lines = []
+        self.seen = []
         self.cond = threading.Condition()
         threading.Thread(target=self._read, daemon=True).start()
 
@@ -63,12 +64,15 @@ class Engine:
                     line = self.lines.pop(0)
                     if line is None:
                         raise RuntimeError("engine exited")
+                    self.seen = (self.seen + [line])[-20:]
+                    if line.startswith(("Illegal move", "Error")):
+                        raise RuntimeError(f"the engine said: {line}")
                     found = pattern.match(line) or RESULT.match(line)
                     if found:
                         return found
                 left = deadline - time.monotonic()
                 if left <= 0:
-                    raise TimeoutError(pattern.pattern)
+                    raise TimeoutError(f"no {pattern.pattern}; last lines: {self.seen}")
                 self.cond.wait(left)
 
     def quit(self):

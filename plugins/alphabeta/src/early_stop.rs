@@ -3,7 +3,9 @@
 //! would add is one ply more of the same choice, and the clock it would hold is
 //! the next moves'. An iteration that is resolving a fail low (the move chosen
 //! so far just scored below the window: the search is finding a threat) runs
-//! on, to the hard deadline if need be.
+//! on until it finds a move that stands, or for as long again; the hard
+//! deadline, three times the soft one, is for the clock's own safety, not a
+//! share of time to plan on.
 //!
 //! The root loop arms it for each iteration and says when the choice stops and
 //! starts holding; the main thread's node counter asks whether it is due.
@@ -20,7 +22,7 @@ pub(crate) struct EarlyStop {
 
 impl EarlyStop {
     /// Never due: analysis, pondering, fixed depths and nodes, the first iteration.
-    pub(crate) const NEVER: EarlyStop = EarlyStop { from_ms: NO_DEADLINE, holding: false };
+    pub(crate) const NEVER: EarlyStop = EarlyStop { from_ms: NO_DEADLINE, holding: true };
 
     /// A new iteration that may be left from `from_ms` on; the last iteration's
     /// best move stands until a fail low says otherwise.
@@ -39,7 +41,8 @@ impl EarlyStop {
     }
 
     pub(crate) fn due(&self, elapsed_ms: u64) -> bool {
-        self.holding && elapsed_ms >= self.from_ms
+        let from = if self.holding { self.from_ms } else { self.from_ms.saturating_mul(2) };
+        elapsed_ms >= from
     }
 }
 
@@ -52,9 +55,13 @@ mod tests {
         let mut early = EarlyStop::iteration(1000);
         assert!(!early.due(999) && early.due(1000));
         early.failed_low();
-        assert!(!early.due(5000), "a fail low being resolved is waited for");
+        assert!(!early.due(1999), "a fail low being resolved is waited for");
+        assert!(early.due(2000), "for as long again at most");
         early.holds();
         assert!(early.due(1000));
+        let mut never = EarlyStop::NEVER;
+        never.failed_low();
+        assert!(!never.due(u64::MAX - 1));
         assert!(!EarlyStop::NEVER.due(u64::MAX - 1));
     }
 }

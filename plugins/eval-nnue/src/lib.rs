@@ -56,14 +56,7 @@ impl EvalPlugin for Nnue {
 
     fn set_option(name: &str, value: &str) -> Result<(), String> {
         match name {
-            "EvalFile" => {
-                let network = match value.trim() {
-                    "" | "<default>" => default_network()?,
-                    path => load_file(Path::new(path))?,
-                };
-                *CURRENT.write().unwrap_or_else(PoisonError::into_inner) = Some(Arc::new(network));
-                Ok(())
-            }
+            "EvalFile" => set_eval_file(&CURRENT, value, Game::Chess, default_network),
             _ => Err(format!("no option named {name}")),
         }
     }
@@ -76,6 +69,23 @@ impl EvalPlugin for Nnue {
 /// The network evaluators made now get.
 pub fn current_network() -> Result<Arc<Network>, String> {
     current_or_default(&CURRENT, default_network)
+}
+
+/// `EvalFile`: from now on, evaluators of `current` get the network of `game`
+/// in the file `value` names, or, for an empty value, the embedded one
+/// (`default`). A file that does not fit leaves the network in use.
+fn set_eval_file(
+    current: &RwLock<Option<Arc<Network>>>,
+    value: &str,
+    game: Game,
+    default: fn() -> Result<Network, String>,
+) -> Result<(), String> {
+    let network = match value.trim() {
+        "" | "<default>" => default()?,
+        path => load_file_of(Path::new(path), game)?,
+    };
+    *current.write().unwrap_or_else(PoisonError::into_inner) = Some(Arc::new(network));
+    Ok(())
 }
 
 /// The network `current` holds, or the default put there on first use.

@@ -12,11 +12,15 @@ use shakmaty::{EnPassantMode, KnownOutcome, Move, Position, Role, variant::Varia
 
 use super::terms;
 use crate::{
+    early_stop::EarlyStop,
     eval::{self, Evaluation, SearchEval},
     repetition::{self, Replay},
     score::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, to_score},
     search::CHECK_EVERY,
 };
+
+/// The last best move scoring this far below the last iteration's score has met a threat.
+const FALL: i32 = 30;
 
 const PROGRESS_INTERVAL_MS: u64 = 100;
 /// The table is built afresh for each search, so it stays small enough to allocate at once.
@@ -83,6 +87,8 @@ struct Searcher<'a, E> {
     pv: Vec<Vec<Move>>,
     last_progress_ms: u64,
     iteration_best: Option<(Move, i32)>,
+    /// Whether the iteration in progress may be left unfinished.
+    early_stop: EarlyStop,
     preset_scores: Vec<(u64, i32)>,
 }
 
@@ -124,6 +130,7 @@ impl<'a, E: Evaluation> Searcher<'a, E> {
             pv: vec![Vec::new(); MAX_PLY + 2],
             last_progress_ms: 0,
             iteration_best: None,
+            early_stop: EarlyStop::NEVER,
             preset_scores: request
                 .preset_scores
                 .iter()
@@ -140,11 +147,18 @@ impl<'a, E: Evaluation> Searcher<'a, E> {
         self.hashes.push(hash_of(root));
         root_moves.sort_by_key(|m| std::cmp::Reverse(self.order_score(m, None, 0)));
         let mut best: Option<(i32, Vec<Move>)> = None;
+        let soft = self.control.soft_deadline_ms();
         for depth in 1..=self.max_depth {
             self.seldepth = 0;
             self.iteration_best = None;
+            self.early_stop = if self.control.is_infinite() || soft == NO_DEADLINE || best.is_none() {
+                EarlyStop::NEVER
+            } else {
+                EarlyStop::iteration(soft)
+            };
             self.eval.reset(|| to_plugin_position(root, self.variant));
-            let score = self.search_root(root, &mut root_moves, depth);
+            let last_score = best.as_ref().map(|(score, _)| *score);
+            let score = self.search_root(root, &mut root_moves, depth, last_score);
             if self.eval_failed {
                 return Err(format!("{EVAL_FAILURE_PREFIX}: the evaluation panicked"));
             }
@@ -202,7 +216,15 @@ impl<'a, E: Evaluation> Searcher<'a, E> {
         hash_move.filter(|m| replies.contains(m)).or_else(|| replies.first().cloned())
     }
 
-    fn search_root(&mut self, root: &VariantPosition, root_moves: &mut [Move], depth: i32) -> i32 {
+    /// One iteration over the root moves; `last_score` is the last iteration's,
+    /// which the first move (the last best) falling well below is a threat.
+    fn search_root(
+        &mut self,
+        root: &VariantPosition,
+        root_moves: &mut [Move],
+        depth: i32,
+        last_score: Option<i32>,
+    ) -> i32 {
         self.pv[0].clear();
         let depth = depth + i32::from(root.is_check());
         let (mut alpha, beta) = (-INFINITY, INFINITY);
@@ -213,6 +235,11 @@ impl<'a, E: Evaluation> Searcher<'a, E> {
             let score = self.search_move(root, m, depth, alpha, beta, 0, index == 0);
             if self.stopped {
                 break;
+            }
+            if index == 0 && last_score.is_some_and(|last| score <= last - FALL) {
+                self.early_stop.failed_low();
+            } else if score > alpha && index > 0 {
+                self.early_stop.holds();
             }
             if score > alpha {
                 alpha = score;
@@ -431,7 +458,10 @@ impl<'a, E: Evaluation> Searcher<'a, E> {
             if control.is_paused() {
                 self.paused += control.wait_while_paused();
             }
-            if control.stop_requested() || (!control.is_infinite() && self.elapsed_ms() >= control.hard_deadline_ms()) {
+            let elapsed = self.elapsed_ms();
+            let out_of_time =
+                !control.is_infinite() && (elapsed >= control.hard_deadline_ms() || self.early_stop.due(elapsed));
+            if control.stop_requested() || out_of_time {
                 self.stopped = true;
             }
         }

@@ -8,10 +8,7 @@
 pub mod data;
 pub mod features;
 
-use std::{
-    path::Path,
-    sync::{Arc, PoisonError, RwLock},
-};
+use std::sync::{Arc, RwLock};
 
 use plugboard_plugin_api::{BoardEvaluator, EvalPlugin, NoEvaluator, OptionSpec, PluginInfo, Variant};
 
@@ -43,14 +40,7 @@ impl EvalPlugin for XiangqiNnue {
 
     fn set_option(name: &str, value: &str) -> Result<(), String> {
         match name {
-            "EvalFile" => {
-                let network = match value.trim() {
-                    "" | "<default>" => default_network()?,
-                    path => crate::load_file_of(Path::new(path), Game::Xiangqi)?,
-                };
-                *CURRENT.write().unwrap_or_else(PoisonError::into_inner) = Some(Arc::new(network));
-                Ok(())
-            }
+            "EvalFile" => crate::set_eval_file(&CURRENT, value, Game::Xiangqi, default_network),
             _ => Err(format!("no option named {name}")),
         }
     }

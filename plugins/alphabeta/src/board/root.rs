@@ -86,11 +86,18 @@ impl<R: Rules, E: BoardEvaluation> Searcher<'_, R, E> {
                 let previous = if line == 1 { best.as_ref().map(|(score, _)| *score) } else { None };
                 let (score, finished) = self.aspirate(&mut root_moves, &chosen, depth, previous, &mut last_progress);
                 if !finished {
-                    // A root move searched to the end in the unfinished iteration beats the old line.
+                    // A root move searched to the end in the unfinished iteration beats
+                    // the old line; it is told, so that the move played is the last line's.
                     if let Some((m, score)) = self.iteration_best.filter(|_| line == 1) {
-                        let ponder =
-                            best.as_ref().filter(|(_, pv)| pv.first() == Some(&m)).and_then(|(_, pv)| pv.get(1));
-                        best = Some((score, std::iter::once(m).chain(ponder.copied()).collect()));
+                        let pv = if self.pv[0].first() == Some(&m) {
+                            self.pv[0].clone()
+                        } else {
+                            let ponder =
+                                best.as_ref().filter(|(_, pv)| pv.first() == Some(&m)).and_then(|(_, pv)| pv.get(1));
+                            std::iter::once(m).chain(ponder.copied()).collect()
+                        };
+                        self.report_line(depth, score, &pv, 1, root_moves.len());
+                        best = Some((score, pv));
                     }
                     break;
                 }

@@ -57,8 +57,10 @@ impl<E: Evaluation> Searcher<'_, E> {
                         .as_ref()
                         .filter(|line| line.moves.first() == Some(&mv))
                         .and_then(|line| line.moves.get(1).copied());
-                    best =
-                        Some(Line { score, bound: Bound::Exact, moves: std::iter::once(mv).chain(ponder).collect() });
+                    let line = Line { score, bound: Bound::Exact, moves: std::iter::once(mv).chain(ponder).collect() };
+                    // Told, so that the move played is the last line's.
+                    self.report_line(depth, &line, 1, root_moves.len());
+                    best = Some(line);
                 }
                 break;
             };

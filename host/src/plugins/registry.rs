@@ -149,9 +149,10 @@ impl Registry {
         registry.link_search::<AlphaBeta>();
         registry.link_eval::<plugboard_eval_nnue::Nnue>();
         registry.link_eval::<Pesto>();
-        // Pesto scores 8×8 boards only; xiangqi has an evaluation of its own.
-        registry.link_eval::<plugboard_eval_xiangqi::XiangqiPst>();
+        // The chess evaluations score 8×8 boards only; xiangqi has evaluations of
+        // its own, the network first, as it is the stronger.
         registry.link_eval::<plugboard_eval_nnue::xiangqi::XiangqiNnue>();
+        registry.link_eval::<plugboard_eval_xiangqi::XiangqiPst>();
         registry.link_eval::<plugboard_eval_fairy::Fairy>();
         registry
     }

@@ -13,9 +13,15 @@ use plugboard_eval_nnue::{
 
 /// `plugboard datagen --out OUT ARGS...`, with a home of its own.
 fn run_datagen(out: &std::path::Path, args: &[&str]) -> std::process::Output {
+    run_datagen_with(&[], out, args)
+}
+
+/// `plugboard ENGINE_ARGS... datagen --out OUT ARGS...` (ENGINE_ARGS: `--eval NAME`, say).
+fn run_datagen_with(engine_args: &[&str], out: &std::path::Path, args: &[&str]) -> std::process::Output {
     let home = tempfile::tempdir().unwrap();
     Command::new(common::binary())
         .env("HOME", home.path())
+        .args(engine_args)
         .args(["--log-file", home.path().join("log").to_str().unwrap(), "datagen", "--out"])
         .arg(out)
         .args(args)
@@ -283,8 +289,11 @@ fn xiangqi_records(path: &std::path::Path) -> Vec<XiangqiRecord> {
         .collect()
 }
 
+/// A part made with xiangqi-pst, whose scores at a few hundred nodes already
+/// foretell results, so that the labels' side can be checked on a few games.
 fn xiangqi_part(out: &std::path::Path, part: &str) -> std::process::Output {
-    run_datagen(
+    run_datagen_with(
+        &["--eval", "xiangqi-pst"],
         out,
         &["--variant", "xiangqi", "--positions", "60", "--nodes", "300", "--random-plies", "6", "--seed", "4"]
             .into_iter()
@@ -335,6 +344,11 @@ fn xiangqi_positions_are_made_in_disjoint_reproducible_parts_and_merged_like_che
     let read = |dir: &tempfile::TempDir, name: &str| std::fs::read(dir.path().join(name)).unwrap();
     assert!(read(&merged, "merged.xiangqi") == read(&remerged, "merged.xiangqi"));
     assert!(String::from_utf8_lossy(&read(&merged, "manifest.txt")).contains("output merged.xiangqi fnv1a64 "));
+
+    // Without --eval, the xiangqi evaluation of a fresh start plays: the network.
+    let fresh = tempfile::tempdir().unwrap();
+    let output = run_datagen(fresh.path(), &["--variant", "xiangqi", "--positions", "1", "--nodes", "300"]);
+    assert!(String::from_utf8_lossy(&output.stdout).contains("evaluation xiangqi-nnue"), "{output:?}");
 
     // One game's parts only: chess and xiangqi together are refused.
     let chess = tempfile::tempdir().unwrap();

@@ -85,12 +85,12 @@ fn analysis_shows_legal_lines_and_the_evaluation_can_be_swapped_while_it_runs() 
         assert_legal_line(&after_cannon, current);
     }
     // The material evaluation scores no xiangqi: the user is told, and the
-    // engine keeps analysing with xiangqi-pst.
+    // engine keeps analysing with xiangqi-nnue.
     engine.send("option Evaluation=material");
     let said = engine.sync(1);
     assert!(!said.iter().any(|l| l.starts_with("Error")), "{said:?}");
     let told: Vec<&String> = said.iter().filter(|l| l.starts_with("tellusererror")).collect();
-    assert_eq!(told, ["tellusererror The evaluation material cannot score xiangqi; xiangqi-pst scores this game."]);
+    assert_eq!(told, ["tellusererror The evaluation material cannot score xiangqi; xiangqi-nnue scores this game."]);
     let lines = engine.read_until(|l| thinking(l).is_some_and(|(depth, _, _)| depth >= 3));
     let (_, _, pv) = thinking(lines.last().unwrap()).unwrap();
     assert_legal_line(&after_cannon, &pv);

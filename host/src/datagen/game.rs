@@ -233,26 +233,34 @@ fn search(setup: &Setup<'_>, line: &Line, clear_hash: bool) -> Result<(Move, Opt
         noise_seed: 0,
         control: &control,
     };
-    let last = Mutex::new(None);
-    let record = |info: &SearchInfo<'_>| {
-        if let Some(verdict) = label(info)
-            && let Ok(mut last) = last.lock()
-        {
-            *last = Some(verdict);
-        }
-    };
+    let last = LastLabel::default();
+    let record = |info: &SearchInfo<'_>| last.note(info);
     let outcome = (setup.search.search())(&request, setup.eval, Reporter::new(&record)).into_result()?;
     let best = outcome.best.into_option().ok_or("the search found no move in a position that has some")?;
     let best = from_plugin_move(&line.position, best).ok_or("the search's move is not legal")?;
-    Ok((best, last.into_inner().ok().flatten()))
+    Ok((best, last.into_verdict()))
 }
 
-/// What a search's report says of the position, if it is a line with an
-/// exact score: a bound is no label.
-pub(super) fn label(info: &SearchInfo<'_>) -> Option<Verdict> {
-    let verdict = match info.score.kind {
-        ScoreKind::Mate => Verdict::Mate(info.score.value > 0),
-        ScoreKind::Centipawns => Verdict::Centipawns(info.score.value),
-    };
-    (info.kind == InfoKind::Line && info.score.bound == Bound::Exact).then_some(verdict)
+/// The last thing a search's lines said of the position with an exact score:
+/// a bound is no label.
+#[derive(Default)]
+pub(super) struct LastLabel(Mutex<Option<Verdict>>);
+
+impl LastLabel {
+    pub(super) fn note(&self, info: &SearchInfo<'_>) {
+        if info.kind != InfoKind::Line || info.score.bound != Bound::Exact {
+            return;
+        }
+        let verdict = match info.score.kind {
+            ScoreKind::Mate => Verdict::Mate(info.score.value > 0),
+            ScoreKind::Centipawns => Verdict::Centipawns(info.score.value),
+        };
+        if let Ok(mut last) = self.0.lock() {
+            *last = Some(verdict);
+        }
+    }
+
+    pub(super) fn into_verdict(self) -> Option<Verdict> {
+        self.0.into_inner().ok().flatten()
+    }
 }

@@ -5,6 +5,7 @@
 //! decided by xboard's perpetual-check and chase rules), and the quiet
 //! positions kept with the search's score and the game's result.
 
+use super::game::{Adjudicator, LastLabel, MAX_PLIES, OPENING_MARGIN, Verdict};
 use abi_stable::std_types::RSlice;
 use plugboard_eval_nnue::{data::Outcome, random::SplitMix64, xiangqi::data::XiangqiRecord};
 use plugboard_plugin_api::{
@@ -15,9 +16,6 @@ use plugboard_xiangqi::{
     Color, Move, MoveList, Position,
     repetition::{self, Rule},
 };
-use std::sync::Mutex;
-
-use super::game::{Adjudicator, MAX_PLIES, OPENING_MARGIN, Verdict, label};
 
 /// What a game needs besides its number.
 pub struct Setup {
@@ -175,19 +173,13 @@ fn search(setup: &Setup, line: &Line, clear_hash: bool) -> Result<(Move, Option<
         control: &control,
         reserved: [0; 4],
     };
-    let last = Mutex::new(None);
-    let record = |info: &SearchInfo<'_>| {
-        if let Some(verdict) = label(info)
-            && let Ok(mut last) = last.lock()
-        {
-            *last = Some(verdict);
-        }
-    };
+    let last = LastLabel::default();
+    let record = |info: &SearchInfo<'_>| last.note(info);
     let outcome = search_board(&request, setup.eval, Reporter::new(&record)).into_result()?;
     let best = outcome.best.into_option().ok_or("the search found no move in a position that has some")?;
     let best = Move::from_plugin(best);
     if !line.position().is_legal(best) {
         return Err("the search's move is not legal".into());
     }
-    Ok((best, last.into_inner().ok().flatten()))
+    Ok((best, last.into_verdict()))
 }

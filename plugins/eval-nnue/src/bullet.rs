@@ -145,16 +145,7 @@ mod tests {
     #[test]
     fn the_start_position_reads_as_bulletformat_lays_it_out() {
         let rank = |r: u64| 0xFFu64 << (8 * r);
-        let pieces = [
-            rank(0) | rank(1),
-            rank(6) | rank(7),
-            rank(1) | rank(6),
-            0x42 | 0x42 << 56,
-            0x24 | 0x24 << 56,
-            0x81 | 0x81 << 56,
-            0x08 | 0x08 << 56,
-            0x10 | 0x10 << 56,
-        ];
+        let pieces = crate::features::START;
         let record = Record { pieces, score: 25, outcome: Outcome::WhiteWins, side_to_move: 0, game: 7 };
         let bytes = to_bullet(&record).unwrap();
         assert_eq!(u64::from_le_bytes(bytes[..8].try_into().unwrap()), rank(0) | rank(1) | rank(6) | rank(7));

@@ -122,18 +122,7 @@ mod tests {
     use super::*;
 
     fn start() -> Position {
-        let rank = |r: u64| 0xFFu64 << (8 * r);
-        let pieces = [
-            rank(0) | rank(1),
-            rank(6) | rank(7),
-            rank(1) | rank(6),
-            0x42 | 0x42 << 56,
-            0x24 | 0x24 << 56,
-            0x81 | 0x81 << 56,
-            0x08 | 0x08 << 56,
-            0x10 | 0x10 << 56,
-        ];
-        features::position_of(&pieces, 1)
+        features::position_of(&features::START, 1)
     }
 
     #[test]

@@ -68,6 +68,24 @@ pub fn squares(mut bitboard: u64) -> impl Iterator<Item = usize> {
     })
 }
 
+/// The start position's pieces, for tests.
+#[cfg(test)]
+pub(crate) const START: Pieces = {
+    const fn rank(r: u64) -> u64 {
+        0xFF << (8 * r)
+    }
+    [
+        rank(0) | rank(1),
+        rank(6) | rank(7),
+        rank(1) | rank(6),
+        0x42 | 0x42 << 56,
+        0x24 | 0x24 << 56,
+        0x81 | 0x81 << 56,
+        0x08 | 0x08 << 56,
+        0x10 | 0x10 << 56,
+    ]
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -13,6 +13,7 @@
 mod game;
 pub mod genfens;
 pub mod merge;
+mod selfplay;
 mod xiangqi;
 
 use std::{
@@ -164,7 +165,7 @@ const MAX_NODES: u64 = 1_000_000_000;
 const MAX_HASH_MB: i64 = 65_536;
 /// Book or random plies at most: both together leave half of the longest game
 /// to be played, and learnt from.
-const MAX_OPENING_PLIES: i64 = game::MAX_PLIES as i64 / 4;
+const MAX_OPENING_PLIES: i64 = selfplay::MAX_PLIES as i64 / 4;
 /// Games in a row that keep no position before a worker gives up: its
 /// settings leave nothing to learn from, and it would run for ever.
 const MAX_BARREN_GAMES: u32 = 1000;

@@ -19,10 +19,11 @@ const HASH_MOVE: i32 = 1 << 30;
 pub const GOOD_TACTICAL: i32 = 1 << 24;
 const KILLER: [i32; 2] = [(1 << 23) + 2, (1 << 23) + 1];
 const COUNTER_MOVE: i32 = 1 << 23;
-/// History scores stay below the killers, in `-HISTORY_MAX..=HISTORY_MAX`.
+/// Each history table stays in `-HISTORY_MAX..=HISTORY_MAX`; a quiet move's
+/// score sums three of them, which stays below the killers.
 pub const HISTORY_MAX: i32 = 16_384;
 /// Captures that lose material come after every quiet move.
-const BAD_TACTICAL: i32 = -HISTORY_MAX - 1024;
+const BAD_TACTICAL: i32 = -3 * HISTORY_MAX - 1024;
 const UNDERPROMOTION: i32 = BAD_TACTICAL - 1024;
 /// Piece values for exchanges, pawn to king.
 const SEE_VALUE: [i32; 6] = [100, 320, 330, 500, 900, 20_000];
@@ -36,7 +37,7 @@ pub struct ScoredMove {
     pub score: i32,
 }
 
-/// Killer moves per ply, counter-moves and the history table; all live for one search.
+/// Killer moves per ply, counter-moves and the history tables; all live for one search.
 pub struct Heuristics {
     killers: Vec<[Option<Move>; 2]>,
     /// Indexed `[color][from][to]`.
@@ -44,6 +45,11 @@ pub struct Heuristics {
     /// The quiet reply that last refuted a move, indexed `[color][from][to]` of
     /// that move (the colour of the side that played it).
     counters: Vec<[[Option<Move>; 64]; 64]>,
+    /// How well a quiet move has done after a given move one or two plies
+    /// earlier (continuation history): indexed `[earlier][mover][to]`, each by
+    /// [`PieceTo`]. A move's worth depends on what the opponent just did, which
+    /// the plain history, blind to it, averages away.
+    continuation: Vec<[[i32; 64]; 12]>,
 }
 
 impl Default for Heuristics {
@@ -52,7 +58,29 @@ impl Default for Heuristics {
             killers: vec![[None; 2]; MAX_PLY + 1],
             history: vec![[[0; 64]; 64]; 2],
             counters: vec![[[None; 64]; 64]; 2],
+            continuation: vec![[[0; 64]; 12]; 12 * 64],
         }
+    }
+}
+
+/// A move as continuation history knows it: which piece of which side went to
+/// which square.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PieceTo {
+    piece: u8,
+    to: u8,
+}
+
+impl PieceTo {
+    /// `mv` as played on `board`, before it is played.
+    #[inline]
+    pub fn of(board: &Board, mv: Move) -> PieceTo {
+        let piece = board.piece_on(mv.from).map_or(0, |piece| piece as u8);
+        PieceTo { piece: board.side_to_move() as u8 * 6 + piece, to: mv.to as u8 }
+    }
+
+    fn index(self) -> usize {
+        usize::from(self.piece) * 64 + usize::from(self.to)
     }
 }
 
@@ -61,6 +89,10 @@ impl Default for Heuristics {
 pub struct Refutations {
     pub killers: [Option<Move>; 2],
     pub counter: Option<Move>,
+    /// The move that led to this node, which `counter` answers.
+    pub previous: Option<Move>,
+    /// The moves one and two plies before this node, for continuation history.
+    pub earlier: [Option<PieceTo>; 2],
 }
 
 impl Refutations {
@@ -70,24 +102,26 @@ impl Refutations {
 }
 
 impl Heuristics {
-    /// Records a quiet move that caused a beta cutoff, in reply to `previous`,
+    /// Records a quiet move that caused a beta cutoff, in reply to the moves
+    /// before it (`refutations.previous` and `earlier`),
     /// and penalises the quiet moves tried before it, so the next sibling node
     /// tries the good one sooner.
     pub fn cutoff(
         &mut self,
-        color: Color,
+        board: &Board,
+        refutations: &Refutations,
         ply: usize,
         mv: Move,
-        previous: Option<Move>,
         depth: i32,
         tried_quiets: &[Move],
     ) {
+        let color = board.side_to_move();
         let killers = &mut self.killers[ply];
         if killers[0] != Some(mv) {
             killers[1] = killers[0];
             killers[0] = Some(mv);
         }
-        if let Some(previous) = previous {
+        if let Some(previous) = refutations.previous {
             self.counters[!color as usize][previous.from as usize][previous.to as usize] = Some(mv);
         }
         let bonus = (16 * depth * depth + 32 * depth).min(1600);
@@ -96,20 +130,48 @@ impl Heuristics {
         for quiet in tried_quiets.iter().filter(|&&quiet| quiet != mv) {
             update(&mut table[quiet.from as usize][quiet.to as usize], -bonus);
         }
+        for earlier in refutations.earlier.into_iter().flatten() {
+            let table = &mut self.continuation[earlier.index()];
+            let PieceTo { piece, to } = PieceTo::of(board, mv);
+            update(&mut table[usize::from(piece)][usize::from(to)], bonus);
+            for &quiet in tried_quiets.iter().filter(|&&quiet| quiet != mv) {
+                let PieceTo { piece, to } = PieceTo::of(board, quiet);
+                update(&mut table[usize::from(piece)][usize::from(to)], -bonus);
+            }
+        }
     }
 
     /// The killers of `ply` and the counter-move to `previous`, played by the
     /// side not to move at `color`'s turn.
-    pub fn refutations(&self, color: Color, ply: usize, previous: Option<Move>) -> Refutations {
+    pub fn refutations(
+        &self,
+        color: Color,
+        ply: usize,
+        previous: Option<Move>,
+        earlier: [Option<PieceTo>; 2],
+    ) -> Refutations {
         Refutations {
             killers: self.killers[ply],
             counter: previous.and_then(|mv| self.counters[!color as usize][mv.from as usize][mv.to as usize]),
+            previous,
+            earlier,
         }
     }
 
-    /// How often the quiet move `mv` has refuted a position lately.
-    pub fn history(&self, color: Color, mv: Move) -> i32 {
-        self.history[color as usize][mv.from as usize][mv.to as usize]
+    /// How often the quiet move `mv` has refuted a position lately, by itself
+    /// and after the moves that led here.
+    pub fn history(&self, board: &Board, mv: Move, refutations: &Refutations) -> i32 {
+        let plain = self.history[board.side_to_move() as usize][mv.from as usize][mv.to as usize];
+        plain + self.continuation_score(PieceTo::of(board, mv), refutations)
+    }
+
+    fn continuation_score(&self, mover: PieceTo, refutations: &Refutations) -> i32 {
+        refutations
+            .earlier
+            .into_iter()
+            .flatten()
+            .map(|earlier| self.continuation[earlier.index()][usize::from(mover.piece)][usize::from(mover.to)])
+            .sum()
     }
 }
 
@@ -187,7 +249,8 @@ pub fn generate(
             } else if Some(mv) == refutations.counter {
                 COUNTER_MOVE
             } else {
-                history[mv.from as usize][mv.to as usize]
+                let mover = PieceTo { piece: us as u8 * 6 + piece_moves.piece as u8, to: mv.to as u8 };
+                history[mv.from as usize][mv.to as usize] + heuristics.continuation_score(mover, &refutations)
             };
             out.push(ScoredMove { mv, score });
         }
@@ -333,6 +396,37 @@ mod tests {
         let board: Board = fen.parse().unwrap();
         let mv = uci.parse().unwrap();
         see_ge(&board, mv, threshold)
+    }
+
+    fn score_of(board: &Board, heuristics: &Heuristics, refutations: Refutations, uci: &str) -> i32 {
+        let mut scored = Vec::new();
+        generate(board, false, None, refutations, heuristics, &mut scored);
+        let mv: Move = uci.parse().unwrap();
+        scored.iter().find(|s| s.mv == mv).expect("a legal move").score
+    }
+
+    #[test]
+    fn a_quiet_move_that_refuted_a_reply_is_tried_sooner_after_that_reply_only() {
+        // After 1. e4 e5 2. Nf3, Black's Nc6 refuted it where a6 and h6 were tried first.
+        let board: Board = "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2".parse().unwrap();
+        let before: Board = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2".parse().unwrap();
+        let knight_out = PieceTo::of(&before, "g1f3".parse().unwrap());
+        let bishop_out = PieceTo::of(&before, "f1c4".parse().unwrap());
+        let mut heuristics = Heuristics::default();
+        let after_knight = heuristics.refutations(Color::Black, 3, None, [Some(knight_out), None]);
+        let tried: Vec<Move> = ["a7a6", "h7h6", "b8c6"].map(|m| m.parse().unwrap()).to_vec();
+        heuristics.cutoff(&board, &after_knight, 3, tried[2], 6, &tried);
+
+        // At another ply (no killer there), after the same Nf3: Nc6 first, the failed moves last.
+        let after_knight = heuristics.refutations(Color::Black, 5, None, [Some(knight_out), None]);
+        let nc6 = score_of(&board, &heuristics, after_knight, "b8c6");
+        let a6 = score_of(&board, &heuristics, after_knight, "a7a6");
+        let d6 = score_of(&board, &heuristics, after_knight, "d7d6");
+        assert!(nc6 > d6 && d6 > a6, "Nc6 {nc6}, d6 (untried) {d6}, a6 {a6}");
+        // After another move, only the plain history speaks: it counts less.
+        let after_bishop = heuristics.refutations(Color::Black, 5, None, [Some(bishop_out), None]);
+        let nc6_elsewhere = score_of(&board, &heuristics, after_bishop, "b8c6");
+        assert!(nc6_elsewhere > d6 && nc6_elsewhere < nc6, "Nc6 after Bc4 {nc6_elsewhere}, after Nf3 {nc6}");
     }
 
     #[test]

@@ -22,7 +22,7 @@ use crate::{
     convert::{board_to_position, move_from_cozy, move_to_cozy, position_to_board},
     early_stop::EarlyStop,
     eval::{self, Evaluation, SearchEval},
-    ordering::{self, Heuristics, ScoredMove},
+    ordering::{self, Heuristics, PieceTo, ScoredMove},
     repetition::{self, Replay},
     score::{DRAW, INFINITY, MATE, MAX_PLY, TABLEBASE_BOUND, TABLEBASE_WIN},
     tt::{TranspositionTable, with_shared_table},
@@ -42,6 +42,15 @@ const ASPIRATION_WINDOW: i32 = 30;
 const NO_SCORE: i32 = -INFINITY;
 /// Centipawns per ply of depth by which reverse futility pruning trusts the evaluation.
 const FUTILITY_MARGIN: i32 = 80;
+/// The least depth at which the hash move is tested for being the only good move.
+const SINGULAR_DEPTH: i32 = 7;
+
+/// What the singular test says about the hash move.
+enum Singular {
+    No,
+    Extend(i32),
+    Cut(i32),
+}
 /// The most threads one search runs, whatever the host asks for.
 const MAX_THREADS: u32 = 256;
 
@@ -159,8 +168,14 @@ struct Searcher<'a, E> {
     pv: Vec<[Move; MAX_PLY + 1]>,
     /// The static evaluation at each ply of the path, or [`NO_SCORE`] in check.
     static_evals: [i32; MAX_PLY + 1],
+    /// The depth of the iteration in progress.
+    root_depth: i32,
+    /// The move a singular-extension search at each ply leaves out.
+    excluded: [Option<Move>; MAX_PLY + 1],
     /// The move played at each ply of the path (`None` for a null move).
     played: [Option<Move>; MAX_PLY + 1],
+    /// The same moves as continuation history knows them.
+    played_pieces: [Option<PieceTo>; MAX_PLY + 1],
     pv_len: [usize; MAX_PLY + 1],
     move_lists: Vec<Vec<ScoredMove>>,
     quiet_lists: Vec<Vec<Move>>,
@@ -210,6 +225,9 @@ impl<'a, E: Evaluation> Searcher<'a, E> {
             pv_len: [0; MAX_PLY + 1],
             static_evals: [NO_SCORE; MAX_PLY + 1],
             played: [None; MAX_PLY + 1],
+            excluded: [None; MAX_PLY + 1],
+            root_depth: 0,
+            played_pieces: [None; MAX_PLY + 1],
             move_lists: (0..=MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
             quiet_lists: (0..=MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
             last_progress_ms: 0,
@@ -303,8 +321,10 @@ impl<'a, E: Evaluation> Searcher<'a, E> {
         let key = board.hash();
         let entry = self.tt.probe(key, ply);
         let hash_move = entry.and_then(|e| e.mv).filter(|&mv| board.is_legal(mv));
+        let excluded = self.excluded[ply];
         if let Some(entry) = entry
             && !pv_node
+            && excluded.is_none()
             && entry.depth >= depth
             && entry.cuts(alpha, beta)
         {
@@ -316,6 +336,7 @@ impl<'a, E: Evaluation> Searcher<'a, E> {
         // so a mate inside one is not worth searching for). Stored as deep as can be:
         // no deeper search would change it.
         if ply > 0
+            && excluded.is_none()
             && let Some(score) = self.probe_tablebases(board, ply)
         {
             self.tt.store(key, None::<Move>, score, MAX_PLY as i32, Bound::Exact, ply, None);
@@ -347,7 +368,7 @@ impl<'a, E: Evaluation> Searcher<'a, E> {
             (None, _) => NO_SCORE,
         };
 
-        if !pv_node && !in_check && eval.abs() < TABLEBASE_BOUND && beta.abs() < TABLEBASE_BOUND {
+        if !pv_node && !in_check && excluded.is_none() && eval.abs() < TABLEBASE_BOUND && beta.abs() < TABLEBASE_BOUND {
             // Reverse futility: so far above beta so near the horizon that no
             // reply will bring the score back down.
             if depth <= 8 && eval - FUTILITY_MARGIN * (depth - i32::from(improving)) >= beta {
@@ -369,9 +390,20 @@ impl<'a, E: Evaluation> Searcher<'a, E> {
         if hash_move.is_none() && depth >= 4 {
             depth -= 1;
         }
+        let hash_move_extension = match (hash_move, entry) {
+            (Some(mv), Some(entry)) if excluded.is_none() && ply > 0 => {
+                match self.singular_extension(board, mv, &entry, depth, beta, ply) {
+                    Singular::Extend(plies) => plies,
+                    Singular::No => 0,
+                    Singular::Cut(score) => return score,
+                }
+            }
+            _ => 0,
+        };
 
         let previous = ply.checked_sub(1).and_then(|parent| self.played[parent]);
-        let refutations = self.heuristics.refutations(board.side_to_move(), ply, previous);
+        let earlier = [1, 2].map(|back| ply.checked_sub(back).and_then(|earlier| self.played_pieces[earlier]));
+        let refutations = self.heuristics.refutations(board.side_to_move(), ply, previous, earlier);
         let mut moves = std::mem::take(&mut self.move_lists[ply]);
         let mut quiets = std::mem::take(&mut self.quiet_lists[ply]);
         quiets.clear();
@@ -379,12 +411,64 @@ impl<'a, E: Evaluation> Searcher<'a, E> {
         let result = if moves.is_empty() {
             if in_check { -MATE + ply as i32 } else { DRAW }
         } else {
-            let node = Node { depth, alpha, beta, ply, in_check, pv_node, static_eval, eval, improving, refutations };
+            let node = Node {
+                depth,
+                alpha,
+                beta,
+                ply,
+                in_check,
+                pv_node,
+                static_eval,
+                eval,
+                improving,
+                refutations,
+                hash_move,
+                hash_move_extension,
+            };
             self.search_moves(board, &mut moves, &mut quiets, node)
         };
         self.move_lists[ply] = moves;
         self.quiet_lists[ply] = quiets;
         result
+    }
+
+    /// Whether the hash move is the only good move here (singular): searched
+    /// without it, shallower, against a bar a little below its stored score.
+    /// A forced move is worth a ply more; if other moves clear the bar too and
+    /// the bar is above beta, several moves fail high and the node is cut
+    /// (multi-cut).
+    fn singular_extension(
+        &mut self,
+        board: &Board,
+        hash_move: Move,
+        entry: &crate::tt::TtEntry,
+        depth: i32,
+        beta: i32,
+        ply: usize,
+    ) -> Singular {
+        // Extensions stop at twice the iteration's depth, so that a line of
+        // forced moves cannot run the search away.
+        if depth < SINGULAR_DEPTH
+            || ply as i32 >= 2 * self.root_depth
+            || entry.depth < depth - 3
+            || entry.bound == Bound::Upper
+            || entry.score.abs() >= TABLEBASE_BOUND
+        {
+            return Singular::No;
+        }
+        let singular_beta = entry.score - 2 * depth;
+        self.excluded[ply] = Some(hash_move);
+        let score = self.negamax(board, (depth - 1) / 2, singular_beta - 1, singular_beta, ply, false);
+        self.excluded[ply] = None;
+        if self.stopped {
+            Singular::No
+        } else if score < singular_beta {
+            Singular::Extend(1)
+        } else if singular_beta >= beta {
+            Singular::Cut(singular_beta)
+        } else {
+            Singular::No
+        }
     }
 
     /// Passes the move and searches the opponent's reply shallower: the score if
@@ -394,6 +478,7 @@ impl<'a, E: Evaluation> Searcher<'a, E> {
         let reduction = 3 + depth / 3 + ((eval - beta) / 200).min(3);
         self.hashes.push(null.hash());
         self.played[ply] = None;
+        self.played_pieces[ply] = None;
         let saved_barrier = std::mem::replace(&mut self.null_barrier, self.hashes.len() - 1);
         let score = -self.negamax(&null, depth - 1 - reduction, -beta, -beta + 1, ply + 1, false);
         self.null_barrier = saved_barrier;
@@ -407,9 +492,21 @@ impl<'a, E: Evaluation> Searcher<'a, E> {
     /// The move loop of [`Self::negamax`]: PVS, late move reductions, and the
     /// pruning of moves unlikely to matter near the horizon.
     fn search_moves(&mut self, board: &Board, moves: &mut [ScoredMove], quiets: &mut Vec<Move>, node: Node) -> i32 {
-        let Node { depth, mut alpha, beta, ply, in_check, pv_node, static_eval, eval, improving, refutations } = node;
-        let us = board.side_to_move();
-        let previous = ply.checked_sub(1).and_then(|parent| self.played[parent]);
+        let Node {
+            depth,
+            mut alpha,
+            beta,
+            ply,
+            in_check,
+            pv_node,
+            static_eval,
+            eval,
+            improving,
+            refutations,
+            hash_move,
+            hash_move_extension,
+        } = node;
+        let excluded = self.excluded[ply];
         let original_alpha = alpha;
         let mut best_score = -INFINITY;
         let mut best_move = None;
@@ -419,13 +516,16 @@ impl<'a, E: Evaluation> Searcher<'a, E> {
         let can_prune = has_pieces(board);
         for index in 0..moves.len() {
             let mv = ordering::pick(moves, index);
+            if Some(mv) == excluded {
+                continue;
+            }
             let tactical = ordering::is_tactical(board, mv);
             let gives_check = ordering::gives_check(board, mv);
             // Checks are never pruned by move count: a mate in one may come late.
             if skip_quiets && !tactical && !gives_check {
                 continue;
             }
-            let history = if tactical { 0 } else { self.heuristics.history(us, mv) };
+            let history = if tactical { 0 } else { self.heuristics.history(board, mv, &refutations) };
             let reduction = late_move_reduction(depth, searched);
 
             // Once a move has saved us from being mated, moves that can hardly
@@ -455,15 +555,17 @@ impl<'a, E: Evaluation> Searcher<'a, E> {
             child.play_unchecked(mv);
             self.make(mv, &child);
             self.played[ply] = Some(mv);
+            self.played_pieces[ply] = Some(PieceTo::of(board, mv));
+            let extension = if Some(mv) == hash_move { hash_move_extension } else { 0 };
             let score = if searched == 0 {
-                -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1, true)
+                -self.negamax(&child, depth - 1 + extension, -beta, -alpha, ply + 1, true)
             } else {
                 // Late quiet moves are rarely best: try them shallower first.
                 let reduction = if depth >= 3 && !tactical {
                     let adjusted = reduction - i32::from(pv_node) + i32::from(!improving)
                         - i32::from(refutations.contains(mv))
                         - i32::from(gives_check)
-                        - history / 8192;
+                        - history / 16384;
                     adjusted.clamp(0, depth - 2)
                 } else {
                     0
@@ -490,7 +592,7 @@ impl<'a, E: Evaluation> Searcher<'a, E> {
                     self.update_pv(ply, mv);
                     if score >= beta {
                         if !tactical {
-                            self.heuristics.cutoff(us, ply, mv, previous, depth, quiets);
+                            self.heuristics.cutoff(board, &refutations, ply, mv, depth, quiets);
                         }
                         break;
                     }
@@ -499,6 +601,11 @@ impl<'a, E: Evaluation> Searcher<'a, E> {
             if !tactical {
                 quiets.push(mv);
             }
+        }
+        if excluded.is_some() {
+            // A score without the best move is no score of the position, so it
+            // is not stored; with no other move, it fails low.
+            return if searched == 0 { original_alpha } else { best_score };
         }
         let bound = bound_of(best_score, original_alpha, beta);
         self.tt.store(board.hash(), best_move, best_score, depth, bound, ply, static_eval);

@@ -21,6 +21,9 @@ pub(super) struct Node {
     pub(super) eval: i32,
     pub(super) improving: bool,
     pub(super) refutations: Refutations,
+    pub(super) hash_move: Option<cozy_chess::Move>,
+    /// Plies more for the hash move when it is the only good move.
+    pub(super) hash_move_extension: i32,
 }
 
 impl<M> TtEntry<M> {

@@ -46,6 +46,7 @@ impl<E: Evaluation> Searcher<'_, E> {
             } else {
                 EarlyStop::iteration(soft)
             };
+            self.root_depth = depth;
             let lines = self.search_lines(root, &mut root_moves, depth, &previous);
             if self.eval_failed {
                 return Err(format!("{EVAL_FAILURE_PREFIX}: the evaluation panicked"));
@@ -196,6 +197,7 @@ impl<E: Evaluation> Searcher<'_, E> {
             child.play_unchecked(mv);
             self.make(mv, &child);
             self.played[0] = Some(mv);
+            self.played_pieces[0] = Some(ordering::PieceTo::of(root, mv));
             let score = if index == 0 {
                 -self.negamax(&child, depth - 1, -beta, -alpha, 1, true)
             } else {

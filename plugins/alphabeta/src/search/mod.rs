@@ -460,6 +460,9 @@ impl<'a, E: Evaluation> Searcher<'a, E> {
         self.excluded[ply] = Some(hash_move);
         let score = self.negamax(board, (depth - 1) / 2, singular_beta - 1, singular_beta, ply, false);
         self.excluded[ply] = None;
+        // That search's line is not this node's: left in place, a node that
+        // then fails low would hand it up as its principal variation.
+        self.pv_len[ply] = 0;
         if self.stopped {
             Singular::No
         } else if score < singular_beta {

@@ -5,11 +5,14 @@ use crate::host_options;
 
 /// What the engine uses besides its hash (code, plugins, table indexes, stacks):
 /// 25 MiB resident with a 1 MiB hash, measured on Linux x86-64 with
-/// `/usr/bin/time -v`. `memory N` leaves this much of N out of the hash.
-const OWN_FOOTPRINT_MB: u32 = 24;
+/// `/usr/bin/time -v`, and the bundled search's continuation history (1.2 MiB)
+/// twice, for a ponder miss's new search starting while the old one stops.
+/// `memory N` leaves this much of N out of the hash.
+const OWN_FOOTPRINT_MB: u32 = 27;
 /// What each search thread beyond the first adds (its stack, its search's
-/// tables, its evaluation's state): 0.17 MiB measured with `cores 64`, rounded up.
-const PER_EXTRA_THREAD_KB: u32 = 256;
+/// tables, its evaluation's state): 0.17 MiB measured with `cores 64`, rounded
+/// up, and the bundled search's continuation history (1.2 MiB) twice, as above.
+const PER_EXTRA_THREAD_KB: u32 = 256 + 2 * 1200;
 
 impl Core {
     /// `memory`: the engine's whole footprint, hash included.

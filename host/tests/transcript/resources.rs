@@ -8,11 +8,11 @@ fn memory_sets_the_hash_size_of_the_next_search() {
     let mut t = Transcript::playing("probe");
     assert_eq!(t.say(&["new", "go"]), ["move b1a3"]);
     assert_eq!(t.searches()[0].hash_mb, 64);
-    // `memory` is the engine's whole footprint: 24 MB of it are not hash.
+    // `memory` is the engine's whole footprint: 27 MB of it are not hash.
     assert_eq!(t.say(&["memory 32", "new", "go"]), ["move b1a3"]);
-    assert_eq!(t.searches()[0].hash_mb, 8);
+    assert_eq!(t.searches()[0].hash_mb, 5);
     assert_eq!(t.say(&["memory 256", "new", "go"]), ["move b1a3"]);
-    assert_eq!(t.searches()[0].hash_mb, 232);
+    assert_eq!(t.searches()[0].hash_mb, 229);
     assert_eq!(t.say(&["memory 10", "new", "go"]), ["move b1a3"]);
     assert_eq!(t.searches()[0].hash_mb, 1);
 }
@@ -22,9 +22,10 @@ fn memory_leaves_room_for_every_search_thread() {
     let mut t = Transcript::playing("probe");
     // Whichever comes first, `memory` or `cores`, the threads' share is left out.
     assert_eq!(t.say(&["memory 128", "cores 1", "new", "go"]), ["move b1a3"]);
-    assert_eq!(t.searches()[0].hash_mb, 104);
-    assert_eq!(t.say(&["cores 65", "new", "go"]), ["move b1a3"]);
-    assert_eq!(t.searches()[0].hash_mb, 88);
+    assert_eq!(t.searches()[0].hash_mb, 101);
+    // Eight more threads: 8 × 2.6 MiB, rounded up.
+    assert_eq!(t.say(&["cores 9", "new", "go"]), ["move b1a3"]);
+    assert_eq!(t.searches()[0].hash_mb, 80);
     assert_eq!(t.say(&["cores 1", "memory 40", "option Threads=256", "new", "go"]), ["move b1a3"]);
     assert_eq!(t.searches()[0].hash_mb, 1);
 }

@@ -48,8 +48,10 @@ pub struct Heuristics {
     /// How well a quiet move has done after a given move one or two plies
     /// earlier (continuation history): indexed `[earlier][mover][to]`, each by
     /// [`PieceTo`]. A move's worth depends on what the opponent just did, which
-    /// the plain history, blind to it, averages away.
-    continuation: Vec<[[i32; 64]; 12]>,
+    /// the plain history, blind to it, averages away. Kept in 16 bits (the
+    /// scores stay within `HISTORY_MAX`): 1.2 MiB a thread, which the host's
+    /// memory budget counts.
+    continuation: Vec<[[i16; 64]; 12]>,
 }
 
 impl Default for Heuristics {
@@ -133,10 +135,10 @@ impl Heuristics {
         for earlier in refutations.earlier.into_iter().flatten() {
             let table = &mut self.continuation[earlier.index()];
             let PieceTo { piece, to } = PieceTo::of(board, mv);
-            update(&mut table[usize::from(piece)][usize::from(to)], bonus);
+            update_narrow(&mut table[usize::from(piece)][usize::from(to)], bonus);
             for &quiet in tried_quiets.iter().filter(|&&quiet| quiet != mv) {
                 let PieceTo { piece, to } = PieceTo::of(board, quiet);
-                update(&mut table[usize::from(piece)][usize::from(to)], -bonus);
+                update_narrow(&mut table[usize::from(piece)][usize::from(to)], -bonus);
             }
         }
     }
@@ -170,7 +172,9 @@ impl Heuristics {
             .earlier
             .into_iter()
             .flatten()
-            .map(|earlier| self.continuation[earlier.index()][usize::from(mover.piece)][usize::from(mover.to)])
+            .map(|earlier| {
+                i32::from(self.continuation[earlier.index()][usize::from(mover.piece)][usize::from(mover.to)])
+            })
             .sum()
     }
 }
@@ -178,6 +182,13 @@ impl Heuristics {
 /// Gravity update: moves towards the bound without ever reaching it.
 fn update(entry: &mut i32, bonus: i32) {
     *entry += bonus - *entry * bonus.abs() / HISTORY_MAX;
+}
+
+/// [`update`] for a 16-bit entry: the same value, since gravity keeps it within `HISTORY_MAX`.
+fn update_narrow(entry: &mut i16, bonus: i32) {
+    let mut wide = i32::from(*entry);
+    update(&mut wide, bonus);
+    *entry = wide as i16;
 }
 
 /// Whether a move captures (en passant included) or promotes.

@@ -86,8 +86,14 @@ pub struct Core {
     file_options: FileOptionCalls,
     /// Searches whose outcome is reported (cxboard's `go`, `score`).
     answering: Answering,
+    /// Which moves of a variant defined as data the GUI refereeing the game
+    /// carries out otherwise than the rules do; set by the front end.
+    gui_misapplies: Option<MisappliedMoves>,
     quit: bool,
 }
+
+/// Whether the GUI would carry out a move of the variant otherwise than its rules do.
+pub type MisappliedMoves = fn(&plugboard_variants::Variant, &plugboard_variants::Move) -> bool;
 
 impl Core {
     /// A core over `plugins`, its searches started by `launcher`, reading the
@@ -125,10 +131,17 @@ impl Core {
             settings_path: None,
             file_options: FileOptionCalls::default(),
             answering: Answering::default(),
+            gui_misapplies: None,
             quit: false,
         };
         core.report_plugins();
         core
+    }
+
+    /// Tells the core which moves the GUI misapplies, so that our own moves
+    /// avoid them where another move is legal.
+    pub fn avoid_moves_the_gui_misapplies(&mut self, misapplies: MisappliedMoves) {
+        self.gui_misapplies = Some(misapplies);
     }
 
     /// What the core said since the last call, in order.

@@ -156,6 +156,18 @@ impl Core {
         self.start_search(Purpose::Move, self.move_budget());
     }
 
+    /// The legal moves in `game` that the GUI refereeing it would carry out
+    /// otherwise than the rules do, so that our own move must not be one of
+    /// them while another is at hand (xboard's berolina en passant).
+    fn moves_the_gui_misapplies(&self, game: &Game) -> Vec<GameMove> {
+        let (Some(misapplies), Some(variant)) = (self.gui_misapplies, game.definition()) else {
+            return Vec::new();
+        };
+        let mut moves = game.legal_moves();
+        moves.retain(|m| matches!(m, GameMove::Defined(m) if misapplies(variant, m)));
+        moves
+    }
+
     /// What the book and the tablebases say of the position we are to move in.
     pub(super) fn advice(&mut self) -> Advice {
         self.drawing_moves.clear();
@@ -206,6 +218,11 @@ impl Core {
         let (eval, eval_plugin) = self.plugins.evaluator_for(game.plugin_variant());
         let eval_culprit = (eval_plugin.origin.clone(), eval_plugin.name().to_owned());
         let excluded = self.setup.excluded();
+        // Our own moves only: analysis shows every move, and the opponent's are the opponent's.
+        let avoided = match purpose {
+            Purpose::Move | Purpose::Ponder { .. } => self.moves_the_gui_misapplies(&game),
+            Purpose::Analysis | Purpose::Answer { .. } | Purpose::Score => Vec::new(),
+        };
         let answer = self.answer_request().filter(|_| matches!(purpose, Purpose::Answer { .. }));
         let id = self.searches.next_id();
         let spec = SearchSpec {
@@ -222,12 +239,13 @@ impl Core {
             root_moves: if let Some(answer) = answer {
                 answer.searchmoves.iter().map(|&m| m.to_plugin()).collect()
             } else if purpose == Purpose::Move && !self.drawing_moves.is_empty() {
-                self.drawing_moves.iter().map(|&m| m.to_plugin()).collect()
-            } else if matches!(purpose, Purpose::Ponder { .. }) || excluded.is_empty() {
+                preferring_others(self.drawing_moves.clone(), &avoided).into_iter().map(GameMove::to_plugin).collect()
+            } else if (matches!(purpose, Purpose::Ponder { .. }) || excluded.is_empty()) && avoided.is_empty() {
                 Vec::new()
             } else {
-                let legal = game.legal_moves();
-                legal.into_iter().filter(|m| !excluded.contains(m)).map(GameMove::to_plugin).collect()
+                let excluded = if matches!(purpose, Purpose::Ponder { .. }) { &[] } else { excluded };
+                let allowed: Vec<GameMove> = game.legal_moves().into_iter().filter(|m| !excluded.contains(m)).collect();
+                preferring_others(allowed, &avoided).into_iter().map(GameMove::to_plugin).collect()
             },
             depth: match (purpose, answer) {
                 (_, Some(answer)) => answer.limits.plies().unwrap_or(0),
@@ -459,4 +477,13 @@ impl Core {
             self.note(Note::Talk(ask));
         }
     }
+}
+
+/// `moves` less `avoided`, unless nothing else is left: a move the GUI
+/// misapplies is still better than none at all.
+fn preferring_others(moves: Vec<GameMove>, avoided: &[GameMove]) -> Vec<GameMove> {
+    if moves.iter().all(|m| avoided.contains(m)) {
+        return moves;
+    }
+    moves.into_iter().filter(|m| !avoided.contains(m)).collect()
 }

@@ -6,7 +6,11 @@
 //! inherits, and a `piece` line in Betza notation for every piece whose moves
 //! xboard cannot know, so that it draws, checks and referees the game.
 
-use plugboard_variants::{Variant, betza, definition::pieces::predefined_moves};
+use plugboard_variants::{
+    Move, Special, Variant, betza,
+    definition::pieces::predefined_moves,
+    square::{file_of, rank_of, square},
+};
 
 use crate::core::Refusal;
 
@@ -260,4 +264,23 @@ pub fn pieces(variant: &Variant) -> Vec<String> {
             format!("{promoted}{}& {}", kind.letter.to_ascii_uppercase(), betza::xboard_order(&kind.betza))
         })
         .collect()
+}
+
+/// Whether xboard (4.9.1, and its master since) would carry out `m` otherwise
+/// than the rules do, so that its board and ours would part.
+///
+/// Only en passant: xboard's `ApplyMove` takes the victim of a straight en-passant
+/// capture only under `variant berolina`, and there always from the square beside
+/// the capturing pawn on the h-file's side, because it tests its "victim on the
+/// a-side" flag (`EP_BEROLIN_A`) in the en-passant file, where it is never set.
+/// After a diagonal double step towards the a-file it leaves the pawn that made
+/// it standing, and then forfeits a move onto or across its square.
+#[must_use]
+pub fn misapplied_by_xboard(variant: &Variant, m: &Move) -> bool {
+    let Special::EnPassant { victim } = m.special else { return false };
+    if file_of(m.from) != file_of(m.to) {
+        // A diagonal capture: xboard takes the pawn behind the target, as the rules do.
+        return false;
+    }
+    variant.name != "berolina" || victim != square(file_of(m.from) + 1, rank_of(m.from))
 }

@@ -209,6 +209,31 @@ fn piece_lines_are_written_in_the_order_xboard_reads() {
 }
 
 #[test]
+fn berolina_en_passant_that_xboard_misapplies_is_played_only_when_forced() {
+    // xboard takes a berolina en-passant victim from the square beside the
+    // capturer on the h-file's side, whichever side the double step came from.
+    // After e7-c5, d5xd6 must take c5; xboard would leave it standing and forfeit
+    // a later move onto c5, so our move is the other one, d5-e6, although the
+    // capture wins a pawn.
+    let move_after = |fen: &str| {
+        let mut engine = engine_in("berolina");
+        engine.send(&format!("setboard {fen}"));
+        engine.send("sd 4");
+        engine.send("go");
+        let lines = engine.read_until(|l| l.starts_with("move ") || l.starts_with("Error"));
+        engine.send("quit");
+        lines.last().cloned().unwrap_or_default()
+    };
+    assert_eq!(move_after("1r5k/8/2p5/2pP4/8/2n5/8/K7 w - d6c5 0 1"), "move d5e6");
+    // When it is the only legal move, it is played.
+    assert_eq!(move_after("1r5k/8/2p1p3/2pP4/8/2n5/8/K7 w - d6c5 0 1"), "move d5d6");
+    // After c7-e5 xboard takes the right pawn, and the capture is ours to play.
+    assert_eq!(move_after("1r5k/8/4p3/3Pp3/8/2n5/8/K7 w - d6e5 0 1"), "move d5d6");
+    // Black's side of the board: after e2-c4, d4xd3 must take c4, where xboard takes e4.
+    assert_eq!(move_after("k7/8/2N5/8/2Pp4/2P5/8/1R5K b - d3c4 0 1"), "move d4e3");
+}
+
+#[test]
 fn each_variant_claims_its_own_results() {
     // Losers: White gives away its last man and wins.
     let mut losers = engine_in("losers");

@@ -62,7 +62,8 @@ impl Session {
         Session::with_core(Core::new(inbox, plugins, launcher, Box::new(SystemClock)))
     }
 
-    pub fn with_core(core: Core) -> Session {
+    pub fn with_core(mut core: Core) -> Session {
+        core.avoid_moves_the_gui_misapplies(super::xboard_variants::misapplied_by_xboard);
         let mut session = Session {
             core,
             out: Vec::new(),
@@ -349,7 +350,15 @@ impl Session {
             return;
         }
         match self.core.game().parse_move(text) {
-            Ok(m) => self.core.user_move(m),
+            Ok(m) => {
+                if let (GameMove::Defined(defined), Some(variant)) = (m, self.core.game().definition())
+                    && super::xboard_variants::misapplied_by_xboard(variant, &defined)
+                {
+                    // Played by the rules; should a later move be forfeited, the log says why.
+                    tracing::warn!(mv = %text, variant = %variant.name, "xboard carries out this en-passant capture otherwise than the rules (it takes the piece beside the capturer on the h-file's side): its board and ours now differ");
+                }
+                self.core.user_move(m);
+            }
             Err(reason) => self.reply(Reply::IllegalMove { reason: reason.into(), mv: text.to_owned() }),
         }
     }

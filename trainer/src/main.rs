@@ -91,6 +91,12 @@ struct Args {
     /// Start afresh even if a checkpoint of an earlier run is there.
     #[arg(long)]
     fresh: bool,
+    /// Start from this network's weights instead of random ones (a network of
+    /// the same game and shape, such as the embedded one), to go on teaching it
+    /// with the positions of a later round. A run going on from its checkpoint
+    /// needs it no more.
+    #[arg(long, value_name = "FILE.nnue")]
+    init: Option<PathBuf>,
 }
 
 /// A batch is cut into this many parts, whatever the number of threads.
@@ -180,7 +186,10 @@ fn train<P: TrainingPosition>(args: &Args) -> Result<(), String> {
         println!("going on from {} at epoch {}", checkpoint_path.display(), state.next_epoch + 1);
         state
     } else {
-        let model = Model::new(P::GAME, args.hidden, args.buckets, &mut SplitMix64(args.seed));
+        let model = match &args.init {
+            Some(path) => starting_network(path, P::GAME, args)?,
+            None => Model::new(P::GAME, args.hidden, args.buckets, &mut SplitMix64(args.seed)),
+        };
         let adam = Adam::new(model.params.len());
         Checkpoint { model, adam, next_epoch: 0, seed: args.seed }
     };
@@ -237,6 +246,26 @@ fn train<P: TrainingPosition>(args: &Args) -> Result<(), String> {
         network.describe()
     );
     Ok(())
+}
+
+/// The model `--init` names, refused unless it is of the game and shape asked for.
+fn starting_network(path: &std::path::Path, game: Game, args: &Args) -> Result<Model, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let network = plugboard_eval_nnue::Network::from_bytes_of(&bytes, game)
+        .map_err(|why| format!("{} is not a {} network to start from: {why}", path.display(), game.name()))?;
+    if network.hidden() != args.hidden || network.buckets() != args.buckets {
+        return Err(format!(
+            "{} has {} hidden units and {} output layers: pass --hidden {} --buckets {} to start from it",
+            path.display(),
+            network.hidden(),
+            network.buckets(),
+            network.hidden(),
+            network.buckets()
+        ));
+    }
+    let model = Model::from_network(&network).map_err(|why| format!("cannot start from {}: {why}", path.display()))?;
+    println!("starting from {} ({})", path.display(), network.describe());
+    Ok(model)
 }
 
 /// How positions are shown in one epoch: mirrored or not, by a hash of their

@@ -111,6 +111,22 @@ impl Model {
         Model { game, hidden, buckets, params }
     }
 
+    /// The float model a shipped network rounds from, so that training can go
+    /// on from it (on data of a later round) rather than from random weights:
+    /// each weight divided by the scale [`Model::quantise`] multiplies it by.
+    pub fn from_network(network: &Network) -> Result<Model, String> {
+        if network.scale() != SCALE as i32 {
+            return Err(format!("its output scale is {}, the trainer's {SCALE}", network.scale()));
+        }
+        let (input_weights, input_bias, output_weights, output_bias) = network.weights();
+        let by = |values: &[i16], scale: i32| values.iter().map(|&v| f32::from(v) / scale as f32).collect::<Vec<_>>();
+        let mut params = by(input_weights, QA);
+        params.extend(by(input_bias, QA));
+        params.extend(by(output_weights, QB));
+        params.extend(output_bias.iter().map(|&bias| bias as f32 / (QA * QB) as f32));
+        Ok(Model { game: network.game(), hidden: network.hidden(), buckets: network.buckets(), params })
+    }
+
     fn split(&self) -> (&[f32], &[f32], &[f32], &[f32]) {
         let hidden = self.hidden;
         let (input_weights, rest) = self.params.split_at(self.game.inputs() * hidden);

@@ -189,6 +189,34 @@ fn one_seed_gives_one_network_whatever_the_threads_and_a_stopped_run_goes_on() {
     assert_eq!(Network::from_bytes(&bytes).map(|n| n.buckets()), Ok(8));
 }
 
+/// `--init`: a later round's training starts from the network of the round
+/// before (the embedded one), not from random weights.
+#[test]
+fn training_starts_from_the_network_init_names_and_refuses_one_of_another_shape() {
+    let (folder, data) = lesson_file(20_000, 1);
+    let first = folder.path().join("first.nnue");
+    train(&data, &first, &["--epochs", "12", "--buckets", "8"]);
+    let first_name = first.to_str().unwrap();
+
+    // At rate 0 nothing is learnt, so what is written is the network started from.
+    let unchanged = folder.path().join("unchanged.nnue");
+    let log = train(&data, &unchanged, &["--epochs", "1", "--rate", "0", "--buckets", "8", "--init", first_name]);
+    assert!(log.contains("starting from"), "{log}");
+    assert_eq!(std::fs::read(&first).unwrap(), std::fs::read(&unchanged).unwrap());
+
+    // Going on from it keeps what it knew.
+    let further = folder.path().join("further.nnue");
+    train(&data, &further, &["--epochs", "1", "--rate", "0.0001", "--buckets", "8", "--init", first_name]);
+    let (error, guess) = material_error(&further);
+    assert!(error < guess / 3.0, "mean error {error} cp against {guess} cp for a guess of 0");
+
+    let other = folder.path().join("other.nnue");
+    let (succeeded, text) = run_trainer(&data, &other, &["--buckets", "1", "--init", first_name]);
+    assert!(!succeeded && text.contains("pass --hidden 16 --buckets 8"), "{text}");
+    let (succeeded, text) = run_trainer(&data, &other, &["--buckets", "8", "--init", data.to_str().unwrap()]);
+    assert!(!succeeded && text.contains("lesson.bin is not a chess network"), "{text}");
+}
+
 /// A stopped run goes on with the k and λ it started with, and refuses others:
 /// the data may have grown meanwhile and fit another k.
 #[test]

@@ -391,6 +391,13 @@ impl Network {
         self.buckets
     }
 
+    /// The integer weights in file order: input weights, input biases, output
+    /// weights, output biases (the layouts of the fields), for a trainer that
+    /// starts from a network already made.
+    pub fn weights(&self) -> (&[i16], &[i16], &[i16], &[i32]) {
+        (&self.input_weights, &self.input_bias, &self.output_weights, &self.output_bias)
+    }
+
     /// The architecture in words, for messages: `(768 → 128) × 2 → 1`.
     pub fn describe(&self) -> String {
         let inputs = self.game.inputs();

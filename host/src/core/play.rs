@@ -4,6 +4,7 @@
 //! (a claim, a draw offer, a resignation, the commentary on a server).
 
 use plugboard_plugin_api::{EVAL_FAILURE_PREFIX, NO_DEADLINE, Score, ScoreKind, SearchOutcome};
+use plugboard_variants::Special;
 
 use super::{
     Core, Note,
@@ -157,14 +158,25 @@ impl Core {
     }
 
     /// The legal moves in `game` that the GUI refereeing it would carry out
-    /// otherwise than the rules do, so that our own move must not be one of
-    /// them while another is at hand (xboard's berolina en passant).
+    /// otherwise than the rules do, or that let the opponent make such a move
+    /// next, so that our own move must not be one of them while another is at
+    /// hand (xboard's berolina en passant: once its board and ours part, it
+    /// forfeits whichever side later moves across the square it got wrong).
     fn moves_the_gui_misapplies(&self, game: &Game) -> Vec<GameMove> {
         let (Some(misapplies), Some(variant)) = (self.gui_misapplies, game.definition()) else {
             return Vec::new();
         };
+        let misapplied = |m: &GameMove| matches!(m, GameMove::Defined(m) if misapplies(variant, m));
         let mut moves = game.legal_moves();
-        moves.retain(|m| matches!(m, GameMove::Defined(m) if misapplies(variant, m)));
+        moves.retain(|&m| {
+            misapplied(&m)
+                // Only a double step opens a capture that was not there before.
+                || matches!(m, GameMove::Defined(d) if matches!(d.special, Special::DoubleStep { .. })) && {
+                    let mut after = game.clone();
+                    after.play(m);
+                    after.legal_moves().iter().any(misapplied)
+                }
+        });
         moves
     }
 

@@ -231,6 +231,11 @@ fn berolina_en_passant_that_xboard_misapplies_is_played_only_when_forced() {
     assert_eq!(move_after("1r5k/8/4p3/3Pp3/8/2n5/8/K7 w - d6e5 0 1"), "move d5d6");
     // Black's side of the board: after e2-c4, d4xd3 must take c4, where xboard takes e4.
     assert_eq!(move_after("k7/8/2N5/8/2Pp4/2P5/8/1R5K b - d3c4 0 1"), "move d4e3");
+    // Nor do we open such a capture for the opponent: e2-c4 attacks the queen,
+    // and the search played it before, but Black's d4xd3 en passant would then
+    // leave xboard's board apart from ours (it would take e4, not c4).
+    let answer = move_after("7k/8/8/2q5/3p4/8/1N2P3/K7 w - - 0 1");
+    assert!(answer.starts_with("move ") && answer != "move e2c4", "{answer}");
 }
 
 #[test]
